@@ -1,0 +1,42 @@
+/** Argument parsing shared by every command: strict, with one-line errors. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CliError } from '../errors.ts';
+
+export function parseCommand<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, usage: string) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\nusage: ${usage}`, 2);
+  }
+  if ((parsed.values as { help?: boolean }).help) {
+    process.stdout.write(`usage: ${usage}\n`);
+    throw new CliError('', 0);
+  }
+  return parsed;
+}
+
+export function required(value: string | undefined, flag: string, usage: string): string {
+  if (value === undefined || value === '') throw new CliError(`missing ${flag}\nusage: ${usage}`, 2);
+  return value;
+}
+
+export function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new CliError(`${flag} must be one of ${allowed.join(', ')} (got "${value}")`, 2);
+  return value as T;
+}
+
+export interface Output {
+  json: boolean;
+  /** Prints a result: its JSON with --json, else the human text. */
+  result(value: unknown, text: string): void;
+}
+
+export function output(json: boolean): Output {
+  return {
+    json,
+    result(value, text) {
+      process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+    },
+  };
+}

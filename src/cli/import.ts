@@ -1,0 +1,90 @@
+/** `codebook import` and `codebook demo`. */
+import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
+import type { Deps } from '../deps.ts';
+import { CliError } from '../errors.ts';
+import { loadDemo } from '../services/demo.ts';
+import { ImportRejected, runImport, type ImportSummary } from '../services/import/importer.ts';
+import { oneOf, output, parseCommand, required, type Output } from './args.ts';
+import { progressBar } from './progress.ts';
+
+const IMPORT_USAGE =
+  'codebook import FILE --system S --release R --effective-date YYYY-MM-DD [--format csv|ndjson] [--mode snapshot|delta] [--allow-backdated] [--json]';
+
+export function describeSummary(s: ImportSummary): string {
+  const changes = s.firstChangeId === null ? 'no change recorded' : `changes ${s.firstChangeId}–${s.lastChangeId}`;
+  return (
+    `${s.system} ${s.release} (effective ${s.effectiveDate}, ${s.mode}): ${s.rows} rows — ` +
+    `added ${s.added}, revised ${s.revised}, retired ${s.retired}, reactivated ${s.reactivated}, unchanged ${s.unchanged}; ` +
+    `${changes}; ${(s.durationMs / 1000).toFixed(2)} s`
+  );
+}
+
+function reportRejection(error: ImportRejected, out: Output): never {
+  if (out.json) {
+    process.stdout.write(`${JSON.stringify({ error: { message: error.message, errors: error.errors } })}\n`);
+  } else {
+    for (const e of error.errors) process.stderr.write(`line ${e.line}: ${e.message}\n`);
+  }
+  throw new CliError(error.message);
+}
+
+export async function importCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
+  const { values, positionals } = parseCommand(
+    args,
+    {
+      system: { type: 'string' },
+      release: { type: 'string' },
+      'effective-date': { type: 'string' },
+      format: { type: 'string' },
+      mode: { type: 'string', default: 'snapshot' },
+      'allow-backdated': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+    IMPORT_USAGE,
+  );
+  if (positionals.length !== 1) throw new CliError(`expected one FILE, got ${positionals.length}\nusage: ${IMPORT_USAGE}`, 2);
+  const file = positionals[0]!;
+  if (!existsSync(file)) throw new CliError(`no such file: ${file}`);
+  const format = oneOf(values.format ?? (extname(file).toLowerCase() === '.ndjson' ? 'ndjson' : 'csv'), ['csv', 'ndjson'], '--format');
+  const mode = oneOf(values.mode!, ['snapshot', 'delta'], '--mode');
+  const out = output(values.json!);
+  const { store } = await deps();
+  const bar = progressBar();
+  try {
+    const summary = await runImport(
+      store,
+      {
+        file,
+        system: required(values.system, '--system', IMPORT_USAGE),
+        release: required(values.release, '--release', IMPORT_USAGE),
+        effectiveDate: required(values['effective-date'], '--effective-date', IMPORT_USAGE),
+        format,
+        mode,
+        allowBackdated: values['allow-backdated']!,
+      },
+      { onProgress: bar.update },
+    );
+    bar.done();
+    out.result(summary, `imported ${describeSummary(summary)}`);
+  } catch (error) {
+    bar.done();
+    if (error instanceof ImportRejected) reportRejection(error, out);
+    throw error;
+  }
+}
+
+export async function demoCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
+  const { values } = parseCommand(args, { json: { type: 'boolean', default: false } }, 'codebook demo [--json]');
+  const out = output(values.json!);
+  const { store } = await deps();
+  const bar = progressBar();
+  const summaries = await loadDemo(store, {
+    onProgress: bar.update,
+    onRelease: (s) => {
+      bar.done();
+      if (!out.json) process.stdout.write(`imported ${describeSummary(s)}\n`);
+    },
+  });
+  if (out.json) out.result(summaries, '');
+}

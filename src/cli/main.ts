@@ -1,0 +1,45 @@
+/**
+ * The operator's command line. Every command opens the configured database
+ * (bringing it to the current schema) and prints one line on failure.
+ */
+import { ConfigError, loadConfig } from '../config.ts';
+import { createDeps, type Deps } from '../deps.ts';
+import { CliError } from '../errors.ts';
+import { demoCommand, importCommand } from './import.ts';
+
+type Command = (args: string[], deps: () => Promise<Deps>) => Promise<void>;
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  import: { run: importCommand, summary: 'import a code file (csv or ndjson) as a release of a system' },
+  demo: { run: demoCommand, summary: 'load the demo data set (ISO 4217 currency codes, several releases)' },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return `usage: codebook COMMAND [options]\n\ncommands:\n${lines.join('\n')}\n\nSettings come from the environment (DATABASE_URL, …); see the README.`;
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${usage()}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  let deps: Deps | null = null;
+  const getDeps = async () => (deps ??= await createDeps(loadConfig()));
+  try {
+    if (!command) throw new CliError(`unknown command "${name}"\n${usage()}`, 2);
+    await command.run(args, getDeps);
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError || error instanceof ConfigError) {
+      if (error.message !== '') process.stderr.write(`codebook: ${error.message}\n`);
+      return error instanceof CliError ? error.exitCode : 1;
+    }
+    process.stderr.write(`codebook: unexpected error: ${(error as Error).message}\n`);
+    return 1;
+  } finally {
+    await (deps as Deps | null)?.close();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The one error type of the service. Handlers and services throw ApiError;
+ * the HTTP layer alone turns it into a status and a body.
+ */
+export const ERROR_STATUS = {
+  api_key_in_query: 400,
+  invalid_parameter: 400,
+  unknown_parameter: 400,
+  invalid_cursor: 400,
+  invalid_api_key: 401,
+  endpoint_not_available_on_plan: 403,
+  code_not_found: 404,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  rate_limit_exceeded: 429,
+  monthly_quota_exceeded: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export interface ApiErrorOptions {
+  param?: string;
+  /** Extra response headers, e.g. Allow or Retry-After. */
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly param: string | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.param = options.param;
+    this.headers = options.headers;
+  }
+}
+
+/** A failure of the command line: printed as one line, exit code 1 (2 for usage). */
+export class CliError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.name = 'CliError';
+    this.exitCode = exitCode;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Turns anything thrown during a request into the one JSON error shape. Only
+ * ApiError and Fastify's own request errors become 4xx; everything else is a
+ * logged 500 whose body says nothing about internals.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { errorBody } from './error-body.ts';
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function fromValidation(errors: AjvError[]): ApiError {
+  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
+  if (unknown) {
+    const name = String(unknown.params.additionalProperty);
+    return new ApiError(
+      'unknown_parameter',
+      `Unknown query parameter "${name}". This endpoint pages with cursors only: send the previous page's pagination.next_cursor as cursor.`,
+      { param: name },
+    );
+  }
+  const first = errors[0];
+  const param = first?.instancePath.replace(/^\//, '').split('/')[0] || undefined;
+  let detail = first?.message ?? 'is invalid';
+  if (first?.keyword === 'enum') detail = `must be one of: ${(first.params.allowedValues as string[]).join(', ')}`;
+  if (param === 'limit') detail = 'must be an integer of at least 1 (values above 200 are clamped to 200)';
+  return new ApiError('invalid_parameter', `The ${param ?? 'request'} parameter ${detail}.`, param ? { param } : {});
+}
+
+export function toApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as Partial<FastifyError> & { validation?: AjvError[] };
+  if (fastifyError.validation) return fromValidation(fastifyError.validation);
+  if (fastifyError.code === 'FST_ERR_BAD_URL') {
+    return new ApiError('invalid_parameter', 'The request path is not valid percent-encoding.', { param: 'code_id' });
+  }
+  return null;
+}
+
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  let apiError = toApiError(error);
+  const statusCode = (error as { statusCode?: number }).statusCode;
+  if (!apiError && statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+    // Malformed requests Fastify itself refuses (bad headers, body on GET, …).
+    apiError = new ApiError('invalid_parameter', `The request is malformed: ${(error as Error).message}`);
+  }
+  if (!apiError) {
+    request.log.error({ err: error }, 'unhandled error');
+    apiError = new ApiError('internal_error', 'Something went wrong on our side. Retry later; quote the request_id if it persists.');
+  }
+  sendError(reply, apiError, request.id);
+}
+
+export function sendError(reply: FastifyReply, error: ApiError, requestId: string): void {
+  if (error.headers) reply.headers(error.headers);
+  reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error, requestId));
+}

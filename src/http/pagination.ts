@@ -1,0 +1,50 @@
+/** Limits, cursor binding and the page envelope shared by every collection. */
+import type { RawPage } from '../store/store.ts';
+import type { CursorCodec, SortKey } from './cursor.ts';
+
+export const LIMIT_DEFAULT = 50;
+export const LIMIT_MAX = 200;
+
+/** The contract clamps an over-large limit; smaller-than-1 was refused by the schema. */
+export function effectiveLimit(limit: number | undefined): number {
+  return limit === undefined ? LIMIT_DEFAULT : Math.min(limit, LIMIT_MAX);
+}
+
+/**
+ * Canonical text of a query's filters, bound into its cursors: a cursor only
+ * continues the walk it came from. `limit` is left out on purpose: it may
+ * change between pages.
+ */
+export function filterBinding(filters: Record<string, string | undefined>): string {
+  return Object.keys(filters)
+    .sort()
+    .filter((name) => filters[name] !== undefined)
+    .map((name) => `${name}=${encodeURIComponent(filters[name]!)}`)
+    .join('&');
+}
+
+export interface Collection<K> {
+  name: string;
+  toSortKey(key: K): SortKey;
+  fromSortKey(key: SortKey): K | null;
+}
+
+/** The envelope as text around the records' ready JSON. */
+export function pageEnvelope<K>(page: RawPage<K>, codec: CursorCodec, collection: Collection<K>, binding: string): string {
+  if (!page.hasMore || page.last === null) return `{"data":[${page.json}],"pagination":{"has_more":false}}`;
+  const cursor = codec.encode(collection.name, binding, collection.toSortKey(page.last));
+  return `{"data":[${page.json}],"pagination":{"has_more":true,"next_cursor":"${cursor}"}}`;
+}
+
+/** The position a cursor points after, or null for the first page; invalid_cursor otherwise. */
+export function positionAfter<K>(
+  codec: CursorCodec,
+  cursor: string | undefined,
+  collection: Collection<K>,
+  binding: string,
+): K | null {
+  if (cursor === undefined) return null;
+  const key = collection.fromSortKey(codec.decode(cursor, collection.name, binding));
+  if (key === null) throw codec.invalid('malformed');
+  return key;
+}

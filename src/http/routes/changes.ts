@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ChangeType } from '../../domain/records.ts';
+import { listChanges, listCodeChanges } from '../../services/catalog.ts';
+import type { ChangeKey } from '../../store/store.ts';
+import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, type Collection } from '../pagination.ts';
+import { ChangeRecord, ChangesQuery, CodeChangesQuery, CodeIdParams, PageOf, errorResponses } from '../schemas.ts';
+import { sendJsonText, type RouteDeps } from './v1-types.ts';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function changeCollection(name: string): Collection<ChangeKey> {
+  return {
+    name,
+    toSortKey: (key) => [key.effectiveDate, key.id],
+    fromSortKey: ([date, id, ...rest]) =>
+      typeof date === 'string' && DATE.test(date) && Number.isSafeInteger(id) && rest.length === 0
+        ? { effectiveDate: date, id: id as number }
+        : null,
+  };
+}
+
+export const changesCollection = changeCollection('changes');
+export const codeChangesCollection = changeCollection('code_changes');
+
+const ORDER = 'Ordered by (effective_date, id): changes sharing an effective date are ordered by id.';
+
+export async function changesRoutes(parent: FastifyInstance, { store, cursors }: RouteDeps): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/changes',
+    {
+      config: { endpoint: 'changes.list' },
+      schema: {
+        operationId: 'listChanges',
+        summary: 'List changes',
+        description: `Pages through the history of changes of every code. ${ORDER}`,
+        tags: ['changes'],
+        querystring: ChangesQuery,
+        response: { 200: PageOf(ChangeRecord, 'A page of changes.'), ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const binding = filterBinding({
+        system: q.system,
+        code_id: q.code_id,
+        type: q.type,
+        effective_from: q.effective_from,
+        effective_to: q.effective_to,
+      });
+      const page = await listChanges(store, {
+        after: positionAfter(cursors, q.cursor, changesCollection, binding),
+        limit: effectiveLimit(q.limit),
+        system: q.system ?? null,
+        codeId: q.code_id ?? null,
+        type: (q.type as ChangeType | undefined) ?? null,
+        effectiveFrom: q.effective_from ?? null,
+        effectiveTo: q.effective_to ?? null,
+      });
+      sendJsonText(reply, pageEnvelope(page, cursors, changesCollection, binding));
+      return reply;
+    },
+  );
+
+  app.get(
+    '/codes/:code_id/changes',
+    {
+      config: { endpoint: 'changes.list' },
+      schema: {
+        operationId: 'listCodeChanges',
+        summary: 'List the changes of one code',
+        description: ORDER,
+        tags: ['changes'],
+        params: CodeIdParams,
+        querystring: CodeChangesQuery,
+        response: { 200: PageOf(ChangeRecord, 'A page of changes.'), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const codeId = request.params.code_id;
+      const binding = filterBinding({
+        code_id: codeId,
+        type: q.type,
+        effective_from: q.effective_from,
+        effective_to: q.effective_to,
+      });
+      const page = await listCodeChanges(store, {
+        after: positionAfter(cursors, q.cursor, codeChangesCollection, binding),
+        limit: effectiveLimit(q.limit),
+        system: null,
+        codeId,
+        type: (q.type as ChangeType | undefined) ?? null,
+        effectiveFrom: q.effective_from ?? null,
+        effectiveTo: q.effective_to ?? null,
+      });
+      sendJsonText(reply, pageEnvelope(page, cursors, codeChangesCollection, binding));
+      return reply;
+    },
+  );
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { CodeStatus } from '../../domain/records.ts';
+import { getCode, listCodes } from '../../services/catalog.ts';
+import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, type Collection } from '../pagination.ts';
+import { CodeIdParams, CodeRecord, CodesQuery, PageOf, errorResponses } from '../schemas.ts';
+import { sendJsonText, type RouteDeps } from './v1-types.ts';
+
+export const codesCollection: Collection<string> = {
+  name: 'codes',
+  toSortKey: (id) => [id],
+  fromSortKey: (key) => (key.length === 1 && typeof key[0] === 'string' ? key[0] : null),
+};
+
+export async function codesRoutes(parent: FastifyInstance, { store, cursors }: RouteDeps): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/codes',
+    {
+      config: { endpoint: 'codes.list' },
+      schema: {
+        operationId: 'listCodes',
+        summary: 'List codes',
+        description: 'Pages through every code, ordered by id (binary string order).',
+        tags: ['codes'],
+        querystring: CodesQuery,
+        response: { 200: PageOf(CodeRecord, 'A page of codes.'), ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const { limit, cursor, system, status } = request.query;
+      const binding = filterBinding({ system, status });
+      const page = await listCodes(store, {
+        after: positionAfter(cursors, cursor, codesCollection, binding),
+        limit: effectiveLimit(limit),
+        system: system ?? null,
+        status: (status as CodeStatus | undefined) ?? null,
+      });
+      sendJsonText(reply, pageEnvelope(page, cursors, codesCollection, binding));
+      return reply;
+    },
+  );
+
+  app.get(
+    '/codes/:code_id',
+    {
+      config: { endpoint: 'codes.get' },
+      schema: {
+        operationId: 'getCode',
+        summary: 'Get one code',
+        tags: ['codes'],
+        params: CodeIdParams,
+        response: { 200: CodeRecord, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      sendJsonText(reply, await getCode(store, request.params.code_id));
+      return reply;
+    },
+  );
+}

@@ -1,0 +1,30 @@
+import type { CursorCodec } from '../cursor.ts';
+import type { Store } from '../../store/store.ts';
+
+/** Plan-checkable names of the /v1 endpoints (DESIGN.md). */
+export const ENDPOINTS = ['codes.list', 'codes.get', 'changes.list'] as const;
+export type EndpointName = (typeof ENDPOINTS)[number];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The plan endpoint a /v1 route belongs to. */
+    endpoint?: EndpointName;
+    /** Set on the stand-in routes that answer 405: the methods the path allows. */
+    allow?: string;
+  }
+}
+
+export interface RouteDeps {
+  store: Store;
+  cursors: CursorCodec;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Sends JSON that is already text (records are stored as their response JSON).
+ * The route's response schema documents the shape; Fastify sends strings as-is.
+ */
+export function sendJsonText(reply: { type(contentType: string): { send(payload: never): unknown } }, json: string): void {
+  reply.type(JSON_TYPE).send(json as never);
+}

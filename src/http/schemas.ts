@@ -1,0 +1,139 @@
+/**
+ * TypeBox schemas of everything /v1 sends and accepts. Fastify validates
+ * queries with them and @fastify/swagger turns them into /openapi.json, so the
+ * document and the behaviour come from one source.
+ */
+import { Type, type TSchema } from 'typebox';
+import { CHANGE_TYPES, CODE_STATUSES, CONTENT_FIELDS } from '../domain/records.ts';
+import { ERROR_CODES } from '../errors.ts';
+
+const stringEnum = (values: readonly string[], description: string) =>
+  Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+
+const Date_ = (description: string) => Type.String({ format: 'date', description, examples: ['2024-06-25'] });
+
+export const Limit = Type.Integer({
+  minimum: 1,
+  default: 50,
+  description: 'Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200.',
+});
+export const Cursor = Type.String({
+  description: "The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it.",
+});
+const SystemFilter = Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,63}$', description: 'Only codes of this system.' });
+
+export const CodesQuery = Type.Object(
+  {
+    limit: Type.Optional(Limit),
+    cursor: Type.Optional(Cursor),
+    system: Type.Optional(SystemFilter),
+    status: Type.Optional(stringEnum(CODE_STATUSES, 'Only codes with this status.')),
+  },
+  { additionalProperties: false },
+);
+
+const changeFilters = {
+  limit: Type.Optional(Limit),
+  cursor: Type.Optional(Cursor),
+  type: Type.Optional(stringEnum(CHANGE_TYPES, 'Only changes of this type.')),
+  effective_from: Type.Optional(Date_('Only changes effective on or after this date (inclusive).')),
+  effective_to: Type.Optional(Date_('Only changes effective on or before this date (inclusive).')),
+};
+
+export const ChangesQuery = Type.Object(
+  {
+    ...changeFilters,
+    system: Type.Optional(SystemFilter),
+    code_id: Type.Optional(Type.String({ minLength: 3, maxLength: 1024, description: 'Only changes of this code.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const CodeChangesQuery = Type.Object(changeFilters, { additionalProperties: false });
+
+export const CodeIdParams = Type.Object({
+  code_id: Type.String({
+    description: '`{system}:{code}`, percent-encoded (a `/` in the code is sent as `%2F`).',
+    examples: ['iso4217:EUR'],
+  }),
+});
+
+const AttributeValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+const contentFields = {
+  display: Type.String(),
+  definition: Type.Union([Type.String(), Type.Null()]),
+  status: stringEnum(CODE_STATUSES, 'Lifecycle status of the code.'),
+  parents: Type.Array(Type.String(), { description: 'code_ids of the parent codes.' }),
+  attributes: Type.Record(Type.String(), AttributeValue, { description: 'Every other column of the source.' }),
+};
+
+export const CodeRecord = Type.Object(
+  {
+    object: Type.Literal('code'),
+    id: Type.String({ description: '`{system}:{code}`; immutable.', examples: ['iso4217:EUR'] }),
+    system: Type.String(),
+    code: Type.String({ description: 'As published, case kept.' }),
+    ...contentFields,
+    release: Type.String({ description: 'The release that last changed this record.' }),
+    effective_from: Type.String({ format: 'date', description: 'Effective date of the change that added it.' }),
+    updated_at: Type.String({ format: 'date-time', description: 'When the service last wrote it.' }),
+  },
+  { additionalProperties: false },
+);
+
+const PartialContent = Type.Union([Type.Partial(Type.Object(contentFields, { additionalProperties: false })), Type.Null()]);
+
+export const ChangeRecord = Type.Object(
+  {
+    object: Type.Literal('change'),
+    id: Type.Integer({ description: 'Row id: assigned in commit order, never reused.' }),
+    code_id: Type.String(),
+    type: stringEnum(CHANGE_TYPES, 'What happened to the code.'),
+    effective_date: Type.String({ format: 'date' }),
+    release: Type.String({ description: 'The import that produced it.' }),
+    fields: Type.Array(stringEnum(CONTENT_FIELDS, 'A field of the code.'), { description: 'Fields that changed; empty for added.' }),
+    before: PartialContent,
+    after: PartialContent,
+    recorded_at: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+
+export function PageOf(item: TSchema, description: string) {
+  return Type.Object(
+    {
+      data: Type.Array(item),
+      pagination: Type.Object(
+        {
+          has_more: Type.Boolean({ description: 'true when further records exist after this page.' }),
+          next_cursor: Type.Optional(
+            Type.String({ description: 'Present only when has_more is true: send it as cursor to get the next page.' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false, description },
+  );
+}
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object(
+      {
+        code: stringEnum(ERROR_CODES, 'Stable, machine-readable error code.'),
+        message: Type.String({ description: 'Human-readable explanation; may change.' }),
+        param: Type.Optional(Type.String({ description: 'The parameter at fault, when there is one.' })),
+        request_id: Type.String({ description: 'Same as the Request-Id response header.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, description: 'Every error has this shape.' },
+);
+
+/** The error statuses every /v1 route can answer with. */
+export function errorResponses(...extra: number[]) {
+  const statuses = [400, 401, 403, 429, 500, 503, ...extra].sort((a, b) => a - b);
+  return Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+}

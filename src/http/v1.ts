@@ -1,0 +1,91 @@
+/**
+ * Everything under /v1. One onRequest hook runs the checks that come before
+ * parameters, in the order DESIGN.md fixes: key in query (400) → authentication
+ * (401) → route (404/405) → plan (403) → limits (429). Fastify's schema
+ * validation (parameters, 400) and the handler (404/200) follow.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { redactKeys } from './logging.ts';
+import { changesRoutes } from './routes/changes.ts';
+import { codesRoutes } from './routes/codes.ts';
+import type { EndpointName, RouteDeps } from './routes/v1-types.ts';
+
+/** Authentication, plan and limits: the access-control layer plugs in here. */
+export interface Gatekeeper {
+  /** Throws invalid_api_key; returns whatever admit() needs to know about the caller. */
+  authenticate(request: FastifyRequest): Promise<unknown> | unknown;
+  /** Throws the 403/429 errors; sets rate-limit headers on the reply. */
+  admit(principal: unknown, endpoint: EndpointName, request: FastifyRequest, reply: FastifyReply): Promise<void> | void;
+}
+
+/** No access control: every request is admitted (tests of the read side alone). */
+export const openGate: Gatekeeper = {
+  authenticate: () => null,
+  admit: () => undefined,
+};
+
+export interface V1Deps extends RouteDeps {
+  gate: Gatekeeper;
+}
+
+const ALLOWED = 'GET, HEAD';
+const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const PATHS = ['/codes', '/codes/:code_id', '/codes/:code_id/changes', '/changes'];
+
+export function rejectKeyInQuery(url: string): void {
+  const q = url.indexOf('?');
+  if (q === -1) return;
+  const query = url.slice(q + 1);
+  let decoded = query;
+  try {
+    decoded = decodeURIComponent(query.replaceAll('+', ' '));
+  } catch {
+    // Undecodable: the raw text is still checked.
+  }
+  if (redactKeys(query) !== query || redactKeys(decoded) !== decoded) {
+    throw new ApiError(
+      'api_key_in_query',
+      'An API key was sent in the query string, where it leaks into logs and browser history. Send it in the Authorization: Bearer header instead, and consider this key exposed: revoke it and create a new one.',
+    );
+  }
+}
+
+export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void> {
+  const { gate } = deps;
+
+  app.addHook('onRequest', async (request, reply) => {
+    rejectKeyInQuery(request.url);
+    const principal = await gate.authenticate(request);
+    const config = request.routeOptions.config;
+    if (request.is404) {
+      throw new ApiError('route_not_found', `No route ${request.method} ${redactKeys(request.url.split('?')[0]!)} under /v1.`);
+    }
+    if (config.allow !== undefined) {
+      throw new ApiError('method_not_allowed', `${request.method} is not allowed here; allowed: ${config.allow}.`, {
+        headers: { Allow: config.allow },
+      });
+    }
+    await gate.admit(principal, config.endpoint!, request, reply);
+  });
+
+  const routeDeps = { store: deps.store, cursors: deps.cursors };
+  await app.register(codesRoutes, routeDeps);
+  await app.register(changesRoutes, routeDeps);
+
+  for (const url of PATHS) {
+    app.route({
+      method: [...OTHER_METHODS],
+      url,
+      config: { allow: ALLOWED },
+      schema: { hide: true },
+      handler: async () => {
+        throw new ApiError('method_not_allowed', `Allowed: ${ALLOWED}.`, { headers: { Allow: ALLOWED } });
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async () => {
+    throw new ApiError('route_not_found', 'No such route under /v1.');
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * The server process: config → deps → app → listen, with the demo data loaded
+ * into an empty database, and a graceful stop on SIGTERM/SIGINT that drains
+ * in-flight requests and closes the database.
+ */
+import { ConfigError, loadConfig } from './config.ts';
+import { createDeps } from './deps.ts';
+import { buildApp } from './http/app.ts';
+import { serializers } from './http/logging.ts';
+import { loadDemo } from './services/demo.ts';
+
+async function start(): Promise<void> {
+  const config = loadConfig();
+  const deps = await createDeps(config);
+  const app = await buildApp({ ...deps, logger: { level: config.logLevel, serializers } });
+
+  if ((await deps.store.countCodes()) === 0) {
+    app.log.info('empty database: loading the demo data set');
+    await loadDemo(deps.store, {
+      onRelease: (s) => app.log.info({ system: s.system, release: s.release, added: s.added, revised: s.revised, retired: s.retired }, 'demo release loaded'),
+    });
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: draining in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('in-flight requests did not finish within 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await deps.close();
+      app.log.info('stopped');
+    } finally {
+      clearTimeout(force);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+start().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`codebook: ${error.message}\n`);
+  } else {
+    process.stderr.write(`codebook: failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+/**
+ * Read side of the code set: codes and their changes. No HTTP, no SQL: the
+ * callers hand in validated queries and get raw pages back.
+ */
+import { ApiError } from '../errors.ts';
+import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage, Store } from '../store/store.ts';
+
+export async function listCodes(store: Store, query: CodePageQuery): Promise<RawPage<string>> {
+  return store.pageCodes(query);
+}
+
+export async function getCode(store: Store, id: string): Promise<string> {
+  const json = await store.codeJson(id);
+  if (json === null) throw codeNotFound(id);
+  return json;
+}
+
+export async function listChanges(store: Store, query: ChangePageQuery): Promise<RawPage<ChangeKey>> {
+  return store.pageChanges(query);
+}
+
+/** Changes of one code: an unknown code is a 404, a known one may have none. */
+export async function listCodeChanges(store: Store, query: ChangePageQuery & { codeId: string }): Promise<RawPage<ChangeKey>> {
+  if (!(await store.codeExists(query.codeId))) throw codeNotFound(query.codeId);
+  return store.pageChanges(query);
+}
+
+function codeNotFound(id: string): ApiError {
+  return new ApiError('code_not_found', `No code with id "${id}". Ids have the form {system}:{code}, e.g. iso4217:EUR.`, {
+    param: 'code_id',
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * Pure diff of an import against the current state of a system: which codes
+ * are added, revised, retired or reactivated, and with which field values.
+ */
+import { createHash } from 'node:crypto';
+import { CONTENT_FIELDS, type ChangeType, type CodeContent, type ContentField } from '../../domain/records.ts';
+
+/** Canonical text of a code's content: attribute keys sorted, so equal content hashes equally. */
+export function contentHash(content: CodeContent): string {
+  const attributes: Record<string, unknown> = {};
+  for (const key of Object.keys(content.attributes).sort()) attributes[key] = content.attributes[key];
+  const canonical = JSON.stringify([content.display, content.definition, content.status, content.parents, attributes]);
+  return createHash('sha1').update(canonical).digest('base64');
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
+  const ka = Object.keys(a).sort();
+  const kb = Object.keys(b).sort();
+  return sameValue(ka, kb) && ka.every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
+}
+
+export function changedFields(before: CodeContent, after: CodeContent): ContentField[] {
+  return CONTENT_FIELDS.filter((field) => !sameValue(before[field], after[field]));
+}
+
+export function pick(content: CodeContent, fields: readonly ContentField[]): Partial<CodeContent> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) out[field] = content[field];
+  return out as Partial<CodeContent>;
+}
+
+export function changeTypeOf(before: CodeContent, after: CodeContent): ChangeType {
+  if (before.status === 'retired' && after.status !== 'retired') return 'reactivated';
+  if (before.status !== 'retired' && after.status === 'retired') return 'retired';
+  return 'revised';
+}
+
+/** Binary (UTF-8 byte) order, the order codes are paged in. */
+export function compareBinary(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}

@@ -1,0 +1,204 @@
+/**
+ * Reads an import file into validated rows. Every problem is collected with
+ * its line number; the caller applies nothing unless the list is empty.
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parse as parseCsv } from 'csv-parse';
+import { CODE_STATUSES, type AttributeValue, type CodeContent, type CodeStatus } from '../../domain/records.ts';
+
+export type ImportFormat = 'csv' | 'ndjson';
+
+export interface ImportRow extends CodeContent {
+  code: string;
+  line: number;
+}
+
+export interface RowError {
+  line: number;
+  message: string;
+}
+
+export interface ParseResult {
+  rows: ImportRow[];
+  errors: RowError[];
+}
+
+/** Bytes read so far of the whole file, for a progress bar. */
+export type ByteProgress = (bytesRead: number, totalBytes: number) => void;
+
+const KNOWN = new Set(['code', 'display', 'definition', 'status', 'parents']);
+const MAX_ERRORS = 1000;
+const MAX_CODE_LENGTH = 512;
+// Control characters other than tab: they cannot be part of a published code.
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+interface RawRow {
+  code: unknown;
+  display: unknown;
+  definition: unknown;
+  status: unknown;
+  parents: unknown;
+  attributes: Record<string, unknown>;
+}
+
+/** Validates one raw row; returns the row or pushes errors. */
+function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow | null {
+  const problems: string[] = [];
+  const code = typeof raw.code === 'string' ? raw.code : '';
+  if (code === '') problems.push('code is required');
+  else if (code !== code.trim()) problems.push('code has leading or trailing spaces');
+  else if (code.length > MAX_CODE_LENGTH) problems.push(`code is longer than ${MAX_CODE_LENGTH} characters`);
+  else if (CONTROL.test(code)) problems.push('code contains control characters');
+
+  const display = typeof raw.display === 'string' ? raw.display.trim() : '';
+  if (display === '') problems.push('display is required');
+
+  let definition: string | null = null;
+  if (typeof raw.definition === 'string') definition = raw.definition.trim() === '' ? null : raw.definition;
+  else if (raw.definition !== undefined && raw.definition !== null) problems.push('definition must be text');
+
+  let status: CodeStatus = 'active';
+  if (raw.status !== undefined && raw.status !== null && raw.status !== '') {
+    if (typeof raw.status === 'string' && (CODE_STATUSES as readonly string[]).includes(raw.status)) {
+      status = raw.status as CodeStatus;
+    } else {
+      problems.push(`status must be one of ${CODE_STATUSES.join(', ')} (got ${JSON.stringify(raw.status)})`);
+    }
+  }
+
+  let parents: string[] = [];
+  if (typeof raw.parents === 'string') parents = raw.parents.split(';').map((p) => p.trim()).filter((p) => p !== '');
+  else if (Array.isArray(raw.parents) && raw.parents.every((p) => typeof p === 'string')) {
+    parents = (raw.parents as string[]).map((p) => p.trim()).filter((p) => p !== '');
+  } else if (raw.parents !== undefined && raw.parents !== null) problems.push('parents must be text or an array of codes');
+  if (parents.includes(code) && code !== '') problems.push('a code cannot be its own parent');
+  if (new Set(parents).size !== parents.length) problems.push('parents lists a code twice');
+
+  const attributes: Record<string, AttributeValue> = {};
+  for (const name of Object.keys(raw.attributes).sort()) {
+    const value = raw.attributes[name];
+    if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+      attributes[name] = value === '' ? null : (value as AttributeValue);
+    } else {
+      problems.push(`attribute ${name} must be text, a number, true/false or null`);
+    }
+  }
+
+  for (const message of problems) errors.push({ line, message });
+  if (problems.length > 0) return null;
+  return { code, line, display: raw.display as string, definition, status, parents, attributes };
+}
+
+function checkDuplicates(rows: ImportRow[], errors: RowError[]): void {
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const first = seen.get(row.code);
+    if (first !== undefined) errors.push({ line: row.line, message: `code ${row.code} appears again (first on line ${first})` });
+    else seen.set(row.code, row.line);
+  }
+}
+
+function progressStream(file: string, onProgress?: ByteProgress) {
+  const total = statSync(file).size;
+  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+  let read = 0;
+  if (onProgress) {
+    stream.on('data', (chunk) => {
+      read += chunk.length;
+      onProgress(read, total);
+    });
+  }
+  return stream;
+}
+
+async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<ParseResult> {
+  const rows: ImportRow[] = [];
+  const errors: RowError[] = [];
+  const parser = progressStream(file, onProgress).pipe(
+    parseCsv({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true }),
+  );
+  let header: string[] | null = null;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const line = info.lines;
+      if (header === null) {
+        header = record.map((name) => name.trim());
+        const problems = headerProblems(header);
+        if (problems.length > 0) return { rows, errors: problems.map((message) => ({ line, message })) };
+        continue;
+      }
+      if (record.length !== header.length) {
+        errors.push({ line, message: `expected ${header.length} fields as in the header, found ${record.length}` });
+        continue;
+      }
+      const raw: RawRow = { code: undefined, display: undefined, definition: undefined, status: undefined, parents: undefined, attributes: {} };
+      for (let i = 0; i < header.length; i++) {
+        const name = header[i]!;
+        if (KNOWN.has(name)) (raw as unknown as Record<string, unknown>)[name] = record[i];
+        else raw.attributes[name] = record[i];
+      }
+      const row = validateRow(raw, line, errors);
+      if (row) rows.push(row);
+      if (errors.length >= MAX_ERRORS) break;
+    }
+  } catch (error) {
+    const err = error as { lines?: number; message: string };
+    errors.push({ line: err.lines ?? 0, message: `not valid CSV: ${err.message}` });
+  }
+  if (header === null) errors.push({ line: 1, message: 'the file is empty: expected a header line with at least code,display' });
+  checkDuplicates(rows, errors);
+  return { rows, errors };
+}
+
+function headerProblems(header: string[]): string[] {
+  const problems: string[] = [];
+  for (const required of ['code', 'display']) {
+    if (!header.includes(required)) problems.push(`the header has no ${required} column (columns: ${header.join(', ')})`);
+  }
+  if (header.some((name) => name === '')) problems.push('the header has an empty column name');
+  const dupes = header.filter((name, i) => header.indexOf(name) !== i);
+  if (dupes.length > 0) problems.push(`the header repeats ${[...new Set(dupes)].join(', ')}`);
+  return problems;
+}
+
+async function parseNdjsonFile(file: string, onProgress?: ByteProgress): Promise<ParseResult> {
+  const rows: ImportRow[] = [];
+  const errors: RowError[] = [];
+  const lines = createInterface({ input: progressStream(file, onProgress), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line++;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      errors.push({ line, message: `not valid JSON: ${(error as Error).message}` });
+      continue;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      errors.push({ line, message: 'each line must be a JSON object' });
+      continue;
+    }
+    const obj = value as Record<string, unknown>;
+    const attributes: Record<string, unknown> = {};
+    if (obj.attributes !== undefined) {
+      if (typeof obj.attributes !== 'object' || obj.attributes === null || Array.isArray(obj.attributes)) {
+        errors.push({ line, message: 'attributes must be an object' });
+        continue;
+      }
+      Object.assign(attributes, obj.attributes);
+    }
+    for (const [name, v] of Object.entries(obj)) if (!KNOWN.has(name) && name !== 'attributes') attributes[name] = v;
+    const row = validateRow({ code: obj.code, display: obj.display, definition: obj.definition, status: obj.status, parents: obj.parents, attributes }, line, errors);
+    if (row) rows.push(row);
+    if (errors.length >= MAX_ERRORS) break;
+  }
+  checkDuplicates(rows, errors);
+  return { rows, errors };
+}
+
+export function parseImportFile(file: string, format: ImportFormat, onProgress?: ByteProgress): Promise<ParseResult> {
+  return format === 'csv' ? parseCsvFile(file, onProgress) : parseNdjsonFile(file, onProgress);
+}

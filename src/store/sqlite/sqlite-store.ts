@@ -1,0 +1,224 @@
+/**
+ * Store over node:sqlite. Reads use one connection with cached prepared
+ * statements; each import gets a connection of its own whose IMMEDIATE
+ * transaction is the cross-process import lock (SQLite admits one writer).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { CodeStatus } from '../../domain/records.ts';
+import type {
+  ChangeKey,
+  ChangePageQuery,
+  ChangeWrite,
+  CodePageQuery,
+  CodeWrite,
+  ImportTransaction,
+  RawPage,
+  Store,
+  StoredCode,
+} from '../store.ts';
+import { migrateSqlite } from './migrations.ts';
+import { storedCodeFromJson } from '../stored-code.ts';
+
+export interface SqliteStoreOptions {
+  path: string;
+  /** How long an import waits for another import to finish, in ms. */
+  importWaitMs?: number;
+}
+
+function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  return db;
+}
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly path: string;
+  readonly db: DatabaseSync;
+  private readonly importWaitMs: number;
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(options: SqliteStoreOptions) {
+    this.path = options.path;
+    this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
+    this.db = openDatabase(options.path, 5_000);
+    migrateSqlite(this.db);
+  }
+
+  /** A cached statement that returns rows as arrays. */
+  private arrays(sql: string): StatementSync {
+    const cacheKey = `[]${sql}`;
+    let statement = this.statements.get(cacheKey);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      statement.setReturnArrays(true);
+      this.statements.set(cacheKey, statement);
+    }
+    return statement;
+  }
+
+  private stmt(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async pageCodes(q: CodePageQuery): Promise<RawPage<string>> {
+    const where = ['id > $after'];
+    const params: Record<string, string | number> = { after: q.after ?? '', limit: q.limit + 1 };
+    if (q.system !== null) (where.push('system = $system'), (params.system = q.system));
+    if (q.status !== null) (where.push('status = $status'), (params.status = q.status));
+    const sql = `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $limit`;
+    const rows = this.arrays(sql).all(params) as unknown as [string, string][];
+    return toRawPage(rows, q.limit, 1, (row) => row[0]);
+  }
+
+  async codeJson(id: string): Promise<string | null> {
+    const row = this.stmt('SELECT json FROM codes WHERE id = ?').get(id) as { json: string } | undefined;
+    return row?.json ?? null;
+  }
+
+  async codeExists(id: string): Promise<boolean> {
+    return this.stmt('SELECT 1 AS one FROM codes WHERE id = ?').get(id) !== undefined;
+  }
+
+  async countCodes(): Promise<number> {
+    return Number((this.stmt('SELECT count(*) AS n FROM codes').get() as { n: number }).n);
+  }
+
+  /**
+   * The keyset (effective_date, id) > (d, i) is split into two index ranges,
+   * "same date, larger id" then "later date": a row-value or OR condition
+   * would make SQLite scan every row of the cursor's date.
+   */
+  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey>> {
+    const filters: string[] = [];
+    const params: Record<string, string | number> = { limit: q.limit + 1 };
+    if (q.codeId !== null) (filters.push('code_id = $codeId'), (params.codeId = q.codeId));
+    if (q.system !== null) (filters.push('system = $system'), (params.system = q.system));
+    if (q.type !== null) (filters.push('type = $type'), (params.type = q.type));
+    if (q.effectiveFrom !== null) (filters.push('effective_date >= $from'), (params.from = q.effectiveFrom));
+    if (q.effectiveTo !== null) (filters.push('effective_date <= $to'), (params.to = q.effectiveTo));
+    const select = (extra: string[], order: string) =>
+      `SELECT effective_date, id, json FROM changes ${whereClause([...extra, ...filters])} ORDER BY ${order} LIMIT $limit`;
+    let sql: string;
+    if (q.after === null) {
+      sql = select([], 'effective_date, id');
+    } else {
+      params.afterDate = q.after.effectiveDate;
+      params.afterId = q.after.id;
+      sql = `SELECT * FROM (${select(['effective_date = $afterDate', 'id > $afterId'], 'id')})
+        UNION ALL SELECT * FROM (${select(['effective_date > $afterDate'], 'effective_date, id')}) LIMIT $limit`;
+    }
+    const rows = this.arrays(sql).all(params) as unknown as [string, number, string][];
+    return toRawPage(rows, q.limit, 2, (row) => ({ effectiveDate: row[0], id: Number(row[1]) }));
+  }
+
+  async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
+    const db = openDatabase(this.path, this.importWaitMs);
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(new SqliteImportTransaction(db));
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      db.close();
+    }
+  }
+
+  async getSetting(key: string): Promise<string | null> {
+    const row = this.stmt('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  async ensureSetting(key: string, value: string): Promise<string> {
+    this.stmt('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, value);
+    return (await this.getSetting(key))!;
+  }
+
+  async ping(): Promise<void> {
+    this.stmt('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.isOpen) this.db.close();
+  }
+}
+
+function whereClause(conditions: string[]): string {
+  return conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+}
+
+/**
+ * Rows come back as arrays (no per-row objects) with limit+1 fetched, so the
+ * extra row tells has_more; the records' JSON is joined as text.
+ */
+function toRawPage<R extends unknown[], K>(rows: R[], limit: number, jsonAt: number, key: (row: R) => K): RawPage<K> {
+  const count = Math.min(rows.length, limit);
+  let json = '';
+  for (let i = 0; i < count; i++) json += (i === 0 ? '' : ',') + (rows[i]![jsonAt] as string);
+  return { json, count, last: count === 0 ? null : key(rows[count - 1]!), hasMore: rows.length > limit };
+}
+
+class SqliteImportTransaction implements ImportTransaction {
+  private readonly db: DatabaseSync;
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  async codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>> {
+    const map = new Map<string, { hash: string; status: CodeStatus }>();
+    const stmt = this.db.prepare('SELECT code, hash, status FROM codes WHERE system = ?');
+    for (const row of stmt.iterate(system) as Iterable<{ code: string; hash: string; status: CodeStatus }>) {
+      map.set(row.code, { hash: row.hash, status: row.status });
+    }
+    return map;
+  }
+
+  async codesById(ids: string[]): Promise<StoredCode[]> {
+    const stmt = this.db.prepare('SELECT json FROM codes WHERE id = ?');
+    const out: StoredCode[] = [];
+    for (const id of ids) {
+      const row = stmt.get(id) as { json: string } | undefined;
+      if (row) out.push(storedCodeFromJson(row.json));
+    }
+    return out;
+  }
+
+  async latestEffectiveDate(): Promise<string | null> {
+    const row = this.db.prepare('SELECT max(effective_date) AS latest FROM changes').get() as { latest: string | null };
+    return row.latest;
+  }
+
+  async nextChangeId(): Promise<number> {
+    return Number((this.db.prepare('SELECT coalesce(max(id), 0) + 1 AS next FROM changes').get() as { next: number }).next);
+  }
+
+  async writeChanges(changes: ChangeWrite[]): Promise<void> {
+    const stmt = this.db.prepare(
+      'INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const c of changes) stmt.run(c.id, c.codeId, c.system, c.type, c.effectiveDate, c.json);
+  }
+
+  async writeCodes(codes: CodeWrite[]): Promise<void> {
+    const stmt = this.db.prepare(
+      `INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
+    );
+    for (const c of codes) stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The one door to persistent data. HTTP, dashboard, CLI and services reach a
+ * database only through this interface; SQLite and PostgreSQL implement it and
+ * pass the same suite (test/store/store.suite.ts).
+ *
+ * Read methods return records as ready JSON text, written when the record was
+ * written, so the hot path assembles pages without building objects per row.
+ */
+import type { ChangeType, CodeContent, CodeStatus } from '../domain/records.ts';
+
+export interface CodePageQuery {
+  /** Exclusive lower bound on id (binary order). */
+  after: string | null;
+  limit: number;
+  system: string | null;
+  status: CodeStatus | null;
+}
+
+export interface ChangeKey {
+  effectiveDate: string;
+  id: number;
+}
+
+export interface ChangePageQuery {
+  /** Exclusive lower bound on (effective_date, id). */
+  after: ChangeKey | null;
+  limit: number;
+  system: string | null;
+  codeId: string | null;
+  type: ChangeType | null;
+  effectiveFrom: string | null;
+  effectiveTo: string | null;
+}
+
+/** A page as the store returns it: the records' JSON joined by commas. */
+export interface RawPage<K> {
+  /** `rec1,rec2,…` — empty string when the page is empty. */
+  json: string;
+  count: number;
+  /** Sort key of the last record on the page; null when the page is empty. */
+  last: K | null;
+  hasMore: boolean;
+}
+
+/** The current state of one code, as the importer needs it to diff. */
+export interface StoredCode extends CodeContent {
+  id: string;
+  code: string;
+  effectiveFrom: string;
+}
+
+/** A code row written by an import: content plus its ready-made response JSON. */
+export interface CodeWrite {
+  id: string;
+  system: string;
+  code: string;
+  status: CodeStatus;
+  hash: string;
+  json: string;
+}
+
+export interface ChangeWrite {
+  id: number;
+  codeId: string;
+  system: string;
+  type: ChangeType;
+  effectiveDate: string;
+  json: string;
+}
+
+/** Operations available inside an import's exclusive transaction. */
+export interface ImportTransaction {
+  /** code → content hash and status, for every code of the system. */
+  codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>>;
+  /** Full current state of the given codes (ids), in any order. */
+  codesById(ids: string[]): Promise<StoredCode[]>;
+  /** The latest effective date of any recorded change, or null when there is none. */
+  latestEffectiveDate(): Promise<string | null>;
+  /** The id the next change must take: one more than any id ever committed. */
+  nextChangeId(): Promise<number>;
+  writeChanges(changes: ChangeWrite[]): Promise<void>;
+  writeCodes(codes: CodeWrite[]): Promise<void>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  pageCodes(query: CodePageQuery): Promise<RawPage<string>>;
+  codeJson(id: string): Promise<string | null>;
+  codeExists(id: string): Promise<boolean>;
+  pageChanges(query: ChangePageQuery): Promise<RawPage<ChangeKey>>;
+  countCodes(): Promise<number>;
+
+  /**
+   * Runs fn in one transaction that excludes every other import (across
+   * processes and instances): all of it commits, or none of it.
+   */
+  withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T>;
+
+  /** A value kept in the database, e.g. the generated cursor secret. */
+  getSetting(key: string): Promise<string | null>;
+  /** Stores value unless key already has one; returns the value that is kept. */
+  ensureSetting(key: string, value: string): Promise<string>;
+
+  /** Cheap liveness probe of the database. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
