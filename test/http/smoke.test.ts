@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+
+let ctx: TestContext;
+before(async () => {
+  ctx = await createTestContext();
+  await ctx.importRows(
+    [
+      { code: 'A', display: 'Alpha' },
+      { code: 'B', display: 'Beta' },
+    ],
+    { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
+  );
+});
+after(() => ctx.close());
+
+test('GET /v1/codes returns the page envelope with every code', async () => {
+  const res = await ctx.get('/v1/codes');
+  assert.equal(res.statusCode, 200);
+  assert.match(res.headers['request-id'] as string, /^req_[0-9a-f]{32}$/);
+  const body = res.json();
+  assert.deepEqual(body.data.map((c: { id: string }) => c.id), ['demo:A', 'demo:B']);
+  assert.deepEqual(body.pagination, { has_more: false });
+});
