@@ -53,3 +53,11 @@ export class CliError extends Error {
     this.exitCode = exitCode;
   }
 }
+
+/** An operator's or user's request that cannot be carried out, with the reason. */
+export class InvalidRequest extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidRequest';
+  }
+}

@@ -8,11 +8,14 @@ import { createDeps } from './deps.ts';
 import { buildApp } from './http/app.ts';
 import { serializers } from './http/logging.ts';
 import { loadDemo } from './services/demo.ts';
+import { demoKeyBanner, ensureDemoAccess } from './services/demo-access.ts';
 
 async function start(): Promise<void> {
   const config = loadConfig();
-  const deps = await createDeps(config);
-  const app = await buildApp({ ...deps, logger: { level: config.logLevel, serializers } });
+  let log: { error(obj: object, msg: string): void } = { error: () => undefined };
+  const deps = await createDeps(config, { onFlushError: (err) => log.error({ err }, 'could not write usage counts; will retry') });
+  const app = await buildApp(deps, { logger: { level: config.logLevel, serializers } });
+  log = app.log;
 
   if ((await deps.store.countCodes()) === 0) {
     app.log.info('empty database: loading the demo data set');
@@ -20,6 +23,8 @@ async function start(): Promise<void> {
       onRelease: (s) => app.log.info({ system: s.system, release: s.release, added: s.added, revised: s.revised, retired: s.retired }, 'demo release loaded'),
     });
   }
+
+  const demoKey = await ensureDemoAccess(deps);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -42,7 +47,8 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  if (demoKey) process.stdout.write(`${demoKeyBanner(demoKey, address)}\n`);
 }
 
 start().catch((error: unknown) => {

@@ -7,7 +7,7 @@ export function parseCommand<T extends NonNullable<ParseArgsConfig['options']>>(
   try {
     parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new CliError(`${(error as Error).message}\nusage: ${usage}`, 2);
+    throw new CliError(`${(error as Error).message} ${helpHint(usage)}`, 2);
   }
   if ((parsed.values as { help?: boolean }).help) {
     process.stdout.write(`usage: ${usage}\n`);
@@ -16,8 +16,13 @@ export function parseCommand<T extends NonNullable<ParseArgsConfig['options']>>(
   return parsed;
 }
 
+/** Errors stay on one line; the usage is one --help away. */
+export function helpHint(usage: string): string {
+  return `(see: ${usage.split(' ').slice(0, 2).join(' ')} --help)`;
+}
+
 export function required(value: string | undefined, flag: string, usage: string): string {
-  if (value === undefined || value === '') throw new CliError(`missing ${flag}\nusage: ${usage}`, 2);
+  if (value === undefined || value === '') throw new CliError(`missing ${flag} ${helpHint(usage)}`, 2);
   return value;
 }
 

@@ -1,11 +1,11 @@
 /** `codebook import` and `codebook demo`. */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { loadDemo } from '../services/demo.ts';
-import { ImportRejected, runImport, type ImportSummary } from '../services/import/importer.ts';
-import { oneOf, output, parseCommand, required, type Output } from './args.ts';
+import { ImportRejected, runImport, validateRequest, type ImportRequest, type ImportSummary } from '../services/import/importer.ts';
+import { helpHint, oneOf, output, parseCommand, required, type Output } from './args.ts';
 import { progressBar } from './progress.ts';
 
 const IMPORT_USAGE =
@@ -43,28 +43,32 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
     },
     IMPORT_USAGE,
   );
-  if (positionals.length !== 1) throw new CliError(`expected one FILE, got ${positionals.length}\nusage: ${IMPORT_USAGE}`, 2);
+  if (positionals.length !== 1) throw new CliError(`expected one FILE, got ${positionals.length} ${helpHint(IMPORT_USAGE)}`, 2);
   const file = positionals[0]!;
-  if (!existsSync(file)) throw new CliError(`no such file: ${file}`);
   const format = oneOf(values.format ?? (extname(file).toLowerCase() === '.ndjson' ? 'ndjson' : 'csv'), ['csv', 'ndjson'], '--format');
-  const mode = oneOf(values.mode!, ['snapshot', 'delta'], '--mode');
+  const request: ImportRequest = {
+    file,
+    system: required(values.system, '--system', IMPORT_USAGE),
+    release: required(values.release, '--release', IMPORT_USAGE),
+    effectiveDate: required(values['effective-date'], '--effective-date', IMPORT_USAGE),
+    format,
+    mode: oneOf(values.mode!, ['snapshot', 'delta'], '--mode'),
+    allowBackdated: values['allow-backdated']!,
+  };
+  // Every argument is checked before the database is opened (and perhaps created).
+  try {
+    validateRequest(request);
+  } catch (error) {
+    if (error instanceof ImportRejected) throw new CliError(error.message, 2);
+    throw error;
+  }
+  if (!existsSync(file)) throw new CliError(`no such file: ${file}`);
+  if (!statSync(file).isFile()) throw new CliError(`not a file: ${file}`);
   const out = output(values.json!);
   const { store } = await deps();
   const bar = progressBar();
   try {
-    const summary = await runImport(
-      store,
-      {
-        file,
-        system: required(values.system, '--system', IMPORT_USAGE),
-        release: required(values.release, '--release', IMPORT_USAGE),
-        effectiveDate: required(values['effective-date'], '--effective-date', IMPORT_USAGE),
-        format,
-        mode,
-        allowBackdated: values['allow-backdated']!,
-      },
-      { onProgress: bar.update },
-    );
+    const summary = await runImport(store, request, { onProgress: bar.update });
     bar.done();
     out.result(summary, `imported ${describeSummary(summary)}`);
   } catch (error) {
@@ -84,6 +88,9 @@ export async function demoCommand(args: string[], deps: () => Promise<Deps>): Pr
     onRelease: (s) => {
       bar.done();
       if (!out.json) process.stdout.write(`imported ${describeSummary(s)}\n`);
+    },
+    onSkip: (r) => {
+      if (!out.json) process.stdout.write(`skipped ${r.system} ${r.release} (effective ${r.effectiveDate}): already loaded\n`);
     },
   });
   if (out.json) out.result(summaries, '');

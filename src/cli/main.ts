@@ -4,14 +4,22 @@
  */
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDeps, type Deps } from '../deps.ts';
-import { CliError } from '../errors.ts';
+import { CliError, InvalidRequest } from '../errors.ts';
 import { demoCommand, importCommand } from './import.ts';
+import { keysCommand } from './keys.ts';
+import { orgsCommand } from './orgs.ts';
+import { plansCommand } from './plans.ts';
+import { usageCommand } from './usage.ts';
 
 type Command = (args: string[], deps: () => Promise<Deps>) => Promise<void>;
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   import: { run: importCommand, summary: 'import a code file (csv or ndjson) as a release of a system' },
   demo: { run: demoCommand, summary: 'load the demo data set (ISO 4217 currency codes, several releases)' },
+  plans: { run: plansCommand, summary: 'set or list plans (endpoints, rate per minute, monthly allowance)' },
+  orgs: { run: orgsCommand, summary: 'create organisations, change their plan, list them' },
+  keys: { run: keysCommand, summary: 'create (shown once), revoke or list the API keys of an organisation' },
+  usage: { run: usageCommand, summary: "an organisation's usage in a month, by key, day and outcome" },
 };
 
 function usage(): string {
@@ -33,7 +41,7 @@ export async function runCli(argv: string[]): Promise<number> {
     await command.run(args, getDeps);
     return 0;
   } catch (error) {
-    if (error instanceof CliError || error instanceof ConfigError) {
+    if (error instanceof CliError || error instanceof ConfigError || error instanceof InvalidRequest) {
       if (error.message !== '') process.stderr.write(`codebook: ${error.message}\n`);
       return error instanceof CliError ? error.exitCode : 1;
     }

@@ -7,24 +7,21 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ApiError } from '../errors.ts';
-import type { CursorCodec } from './cursor.ts';
+import type { Deps } from '../deps.ts';
+import { createAccessGate } from './access-gate.ts';
 import { errorHandler } from './error-handler.ts';
 import { RequestLog } from './logging.ts';
 import { openApiOptions } from './openapi.ts';
-import { openGate, v1Plugin, type Gatekeeper } from './v1.ts';
-import type { Store } from '../store/store.ts';
+import { v1Plugin } from './v1.ts';
 
-export interface AppDeps {
-  store: Store;
-  cursors: CursorCodec;
-  gate?: Gatekeeper;
-  /** pino options, or false for no logging (tests). */
+export interface AppOptions {
+  /** pino options; no logging when absent (tests). */
   logger?: FastifyServerOptions['logger'];
 }
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger === undefined ? false : deps.logger,
+    logger: options.logger ?? false,
     logController: new RequestLog(),
     genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
     requestIdHeader: false,
@@ -46,7 +43,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
-  await app.register(v1Plugin, { prefix: '/v1', store: deps.store, cursors: deps.cursors, gate: deps.gate ?? openGate });
+  const gate = createAccessGate({ store: deps.store, keys: deps.keys, limiter: deps.limiter, usage: deps.usage, now: deps.now });
+  await app.register(v1Plugin, { prefix: '/v1', store: deps.store, cursors: deps.cursors, gate });
 
   app.setNotFoundHandler(async (request) => {
     throw new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}. The API lives under /v1; its reference is at /docs.`);

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import type { ApiError } from '../errors.ts';
 
 /** The one error body shape: {"error": {"code", "message", "param"?, "request_id"}}. */
 export function errorBody(error: ApiError, requestId: string): string {

@@ -9,7 +9,8 @@ import { ApiError } from '../errors.ts';
 import { redactKeys } from './logging.ts';
 import { changesRoutes } from './routes/changes.ts';
 import { codesRoutes } from './routes/codes.ts';
-import type { EndpointName, RouteDeps } from './routes/v1-types.ts';
+import type { EndpointName } from '../domain/access.ts';
+import type { RouteDeps } from './routes/v1-types.ts';
 
 /** Authentication, plan and limits: the access-control layer plugs in here. */
 export interface Gatekeeper {
@@ -17,13 +18,11 @@ export interface Gatekeeper {
   authenticate(request: FastifyRequest): Promise<unknown> | unknown;
   /** Throws the 403/429 errors; sets rate-limit headers on the reply. */
   admit(principal: unknown, endpoint: EndpointName, request: FastifyRequest, reply: FastifyReply): Promise<void> | void;
+  /** Sets the rate-limit headers, without counting, on a response refused before admit(). */
+  annotate(principal: unknown, reply: FastifyReply): Promise<void> | void;
+  /** Counts the finished response towards the caller's usage. */
+  recordOutcome(request: FastifyRequest, status: number): void;
 }
-
-/** No access control: every request is admitted (tests of the read side alone). */
-export const openGate: Gatekeeper = {
-  authenticate: () => null,
-  admit: () => undefined,
-};
 
 export interface V1Deps extends RouteDeps {
   gate: Gatekeeper;
@@ -58,15 +57,26 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
     rejectKeyInQuery(request.url);
     const principal = await gate.authenticate(request);
     const config = request.routeOptions.config;
+    let refusal: ApiError | null = null;
     if (request.is404) {
-      throw new ApiError('route_not_found', `No route ${request.method} ${redactKeys(request.url.split('?')[0]!)} under /v1.`);
-    }
-    if (config.allow !== undefined) {
-      throw new ApiError('method_not_allowed', `${request.method} is not allowed here; allowed: ${config.allow}.`, {
+      refusal = new ApiError('route_not_found', `No route ${request.method} ${redactKeys(request.url.split('?')[0]!)} under /v1.`);
+    } else if (config.allow !== undefined) {
+      refusal = new ApiError('method_not_allowed', `${request.method} is not allowed here; allowed: ${config.allow}.`, {
         headers: { Allow: config.allow },
       });
     }
-    await gate.admit(principal, config.endpoint!, request, reply);
+    try {
+      if (refusal) throw refusal;
+      await gate.admit(principal, config.endpoint!, request, reply);
+    } catch (error) {
+      // Refused before the limits were consulted: still tell the caller where it stands.
+      if (!reply.hasHeader('ratelimit')) await gate.annotate(principal, reply);
+      throw error;
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    gate.recordOutcome(request, reply.statusCode);
   });
 
   const routeDeps = { store: deps.store, cursors: deps.cursors };

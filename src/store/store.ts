@@ -7,6 +7,7 @@
  * written, so the hot path assembles pages without building objects per row.
  */
 import type { ChangeType, CodeContent, CodeStatus } from '../domain/records.ts';
+import type { AccessStore, UsageStore } from './access-store.ts';
 
 export interface CodePageQuery {
   /** Exclusive lower bound on id (binary order). */
@@ -84,6 +85,10 @@ export interface ImportTransaction {
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
+  /** Plans, organisations and API keys. */
+  readonly access: AccessStore;
+  /** Limit counters and per-key daily usage. */
+  readonly usage: UsageStore;
   pageCodes(query: CodePageQuery): Promise<RawPage<string>>;
   codeJson(id: string): Promise<string | null>;
   codeExists(id: string): Promise<boolean>;
@@ -100,6 +105,13 @@ export interface Store {
   getSetting(key: string): Promise<string | null>;
   /** Stores value unless key already has one; returns the value that is kept. */
   ensureSetting(key: string, value: string): Promise<string>;
+
+  /**
+   * A number that changes whenever another process or connection has
+   * committed to the database, for in-process caches to notice revocations
+   * made elsewhere. NaN when the backend cannot tell: then nothing is cached.
+   */
+  externalWriteVersion(): number;
 
   /** Cheap liveness probe of the database. */
   ping(): Promise<void>;

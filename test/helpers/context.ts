@@ -11,6 +11,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
 import { buildApp } from '../../src/http/app.ts';
+import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
+import type { Organisation } from '../../src/domain/access.ts';
 import { runImport, type ImportMode, type ImportSummary } from '../../src/services/import/importer.ts';
 import type { Store } from '../../src/store/store.ts';
 
@@ -20,8 +22,14 @@ export interface TestContext {
   deps: Deps;
   store: Store;
   app: FastifyInstance;
-  /** Headers that authenticate as the context's default key (empty without access control). */
+  /** Headers that authenticate as the context's default key. */
   authHeaders: Record<string, string>;
+  /** The organisation that owns the default key, on a plan with every endpoint and generous limits. */
+  org: Organisation;
+  /** The default key, in full. */
+  key: string;
+  /** The clock the service reads; tests move it to cross minutes and months. */
+  clock: TestClock;
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
   get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   /** Imports rows (objects with code, display, …) as a CSV file. */
@@ -34,6 +42,30 @@ export interface ImportRowsOptions {
   release: string;
   effectiveDate: string;
   mode?: ImportMode;
+}
+
+export class TestClock {
+  ms: number;
+  constructor(start = Date.parse('2026-03-15T12:00:30Z')) {
+    this.ms = start;
+  }
+  now = (): number => this.ms;
+  set(iso: string): void {
+    this.ms = Date.parse(iso);
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface ContextOptions {
+  /** Environment for loadConfig (DATABASE_URL defaults to a temp file). */
+  env?: Record<string, string>;
+  /** Limits of the default key's plan (defaults: every endpoint, 1 000 000/min, unlimited). */
+  ratePerMinute?: number;
+  monthlyQuota?: number | null;
+  /** Wall-clock time instead of the test clock. */
+  realClock?: boolean;
 }
 
 export function tempDir(prefix = 'codebook-test-'): string {
@@ -54,15 +86,27 @@ export async function importRowsInto(store: Store, dir: string, rows: Record<str
   return runImport(store, { file, format: 'csv', mode: o.mode ?? 'delta', system: o.system, release: o.release, effectiveDate: o.effectiveDate });
 }
 
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(envOrOptions: Record<string, string> | ContextOptions = {}): Promise<TestContext> {
+  const options: ContextOptions = 'env' in envOrOptions || 'ratePerMinute' in envOrOptions || 'monthlyQuota' in envOrOptions || 'realClock' in envOrOptions
+    ? (envOrOptions as ContextOptions)
+    : { env: envOrOptions as Record<string, string> };
   const dir = tempDir();
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'codebook.db')}`, LOG_LEVEL: 'silent', ...env });
-  const deps = await createDeps(config);
-  const app = await buildApp({ store: deps.store, cursors: deps.cursors });
+  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'codebook.db')}`, LOG_LEVEL: 'silent', ...options.env });
+  const clock = new TestClock();
+  const deps = await createDeps(config, options.realClock ? {} : { now: clock.now });
+  const app = await buildApp(deps);
   await app.ready();
-  const authHeaders: Record<string, string> = {};
-  const request = (options: InjectOptions) =>
-    app.inject({ ...options, headers: { ...authHeaders, ...(options.headers ?? {}) } });
+  await setPlan(deps.admin, {
+    name: 'test-all',
+    endpoints: ['codes.list', 'codes.get', 'changes.list'],
+    ratePerMinute: options.ratePerMinute ?? 1_000_000,
+    monthlyQuota: options.monthlyQuota === undefined ? null : options.monthlyQuota,
+    testKeysAllowed: true,
+  });
+  const org = await createOrg(deps.admin, 'test-org', 'test-all');
+  const { key } = await createKey(deps.admin, org, 'live', 'test key');
+  const authHeaders: Record<string, string> = { authorization: `Bearer ${key}` };
+  const request = (o: InjectOptions) => app.inject({ ...o, headers: { ...authHeaders, ...(o.headers ?? {}) } });
   return {
     dir,
     config,
@@ -70,9 +114,12 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     store: deps.store,
     app,
     authHeaders,
+    org,
+    key,
+    clock,
     request,
     get: (url, headers = {}) => request({ method: 'GET', url, headers }),
-    importRows: (rows, options) => importRowsInto(deps.store, dir, rows, options),
+    importRows: (rows, o) => importRowsInto(deps.store, dir, rows, o),
     async close() {
       await app.close();
       await deps.close();

@@ -1,9 +1,7 @@
 import type { CursorCodec } from '../cursor.ts';
 import type { Store } from '../../store/store.ts';
 
-/** Plan-checkable names of the /v1 endpoints (DESIGN.md). */
-export const ENDPOINTS = ['codes.list', 'codes.get', 'changes.list'] as const;
-export type EndpointName = (typeof ENDPOINTS)[number];
+import type { EndpointName } from '../../domain/access.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

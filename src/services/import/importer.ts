@@ -72,7 +72,6 @@ export function validateRequest(req: ImportRequest): void {
 
 export async function runImport(store: Store, req: ImportRequest, options: ImportOptions = {}): Promise<ImportSummary> {
   const started = performance.now();
-  const now = (options.now ?? (() => new Date()))().toISOString();
   const progress = options.onProgress ?? (() => undefined);
   validateRequest(req);
 
@@ -82,6 +81,8 @@ export async function runImport(store: Store, req: ImportRequest, options: Impor
   }
 
   return store.withImport(async (tx) => {
+    // Taken once the lock is held, so recorded_at follows the order of change ids.
+    const now = (options.now ?? (() => new Date()))().toISOString();
     const current = await tx.codeHashes(req.system);
     const rows = parsed.rows;
     const seen = new Set<string>();

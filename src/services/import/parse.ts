@@ -31,6 +31,7 @@ const KNOWN = new Set(['code', 'display', 'definition', 'status', 'parents']);
 const MAX_ERRORS = 1000;
 const MAX_CODE_LENGTH = 512;
 // Control characters other than tab: they cannot be part of a published code.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 interface RawRow {
@@ -119,9 +120,16 @@ async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<Pa
     parseCsv({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true }),
   );
   let header: string[] | null = null;
+  // csv-parse reports the line a record ends on, and counts a CRLF inside a
+  // quoted field as two lines; a record's first line is counted here instead.
+  let lastLine = 0;
+  let emptyLines = 0;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const line = info.lines;
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number; empty_lines: number } }>) {
+      const line = lastLine + 1 + (info.empty_lines - emptyLines);
+      emptyLines = info.empty_lines;
+      lastLine = line;
+      for (const field of record) lastLine += lineBreaks(field);
       if (header === null) {
         header = record.map((name) => name.trim());
         const problems = headerProblems(header);
@@ -151,6 +159,17 @@ async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<Pa
   return { rows, errors };
 }
 
+/** Line breaks inside a (quoted) field: CRLF, LF or a lone CR each end one line. */
+function lineBreaks(field: string): number {
+  if (!field.includes('\n') && !field.includes('\r')) return 0;
+  let count = 0;
+  for (let i = 0; i < field.length; i++) {
+    const c = field.charCodeAt(i);
+    if (c === 10 || (c === 13 && field.charCodeAt(i + 1) !== 10)) count++;
+  }
+  return count;
+}
+
 function headerProblems(header: string[]): string[] {
   const problems: string[] = [];
   for (const required of ['code', 'display']) {
@@ -167,8 +186,9 @@ async function parseNdjsonFile(file: string, onProgress?: ByteProgress): Promise
   const errors: RowError[] = [];
   const lines = createInterface({ input: progressStream(file, onProgress), crlfDelay: Infinity });
   let line = 0;
-  for await (const text of lines) {
+  for await (const raw of lines) {
     line++;
+    const text = line === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
     if (text.trim() === '') continue;
     let value: unknown;
     try {

@@ -39,6 +39,54 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX changes_by_code ON changes (code_id, effective_date, id);
   CREATE INDEX changes_by_system ON changes (system, effective_date, id);
   `,
+  // 2: plans, organisations, API keys, limit counters and daily usage
+  `
+  CREATE TABLE plans (
+    name              TEXT PRIMARY KEY,
+    endpoints         TEXT NOT NULL, -- JSON array of endpoint names
+    rate_per_minute   INTEGER NOT NULL,
+    monthly_quota     INTEGER,       -- NULL: unlimited
+    test_keys_allowed INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE organisations (
+    id         TEXT PRIMARY KEY,
+    slug       TEXT NOT NULL UNIQUE,
+    plan       TEXT NOT NULL REFERENCES plans (name),
+    created_at TEXT NOT NULL
+  ) STRICT;
+
+  -- The key itself is never stored: only its SHA-256 and a display prefix.
+  CREATE TABLE api_keys (
+    id             TEXT PRIMARY KEY,
+    org_id         TEXT NOT NULL REFERENCES organisations (id),
+    hash           TEXT NOT NULL UNIQUE,
+    display_prefix TEXT NOT NULL,
+    name           TEXT NOT NULL,
+    mode           TEXT NOT NULL,
+    created_at     TEXT NOT NULL,
+    revoked_at     TEXT,
+    last_used_at   TEXT
+  ) STRICT;
+  CREATE INDEX api_keys_by_org ON api_keys (org_id, created_at);
+
+  -- Per-organisation counts of the limit windows ('month:2026-11', 'minute:2026-11-21T08:17').
+  CREATE TABLE limit_counters (
+    org_id TEXT NOT NULL,
+    window TEXT NOT NULL,
+    count  INTEGER NOT NULL,
+    PRIMARY KEY (org_id, window)
+  ) STRICT, WITHOUT ROWID;
+
+  -- Requests per key, UTC day and outcome, for the dashboard and the usage command.
+  CREATE TABLE usage_daily (
+    key_id  TEXT NOT NULL,
+    day     TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    count   INTEGER NOT NULL,
+    PRIMARY KEY (key_id, day, outcome)
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

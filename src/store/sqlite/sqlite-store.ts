@@ -20,6 +20,7 @@ import type {
 } from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
 import { storedCodeFromJson } from '../stored-code.ts';
+import { SqliteAccessStore } from './access-store.ts';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -41,13 +42,29 @@ export class SqliteStore implements Store {
   readonly path: string;
   readonly db: DatabaseSync;
   private readonly importWaitMs: number;
+  readonly access: SqliteAccessStore;
+  readonly usage: SqliteAccessStore;
   private readonly statements = new Map<string, StatementSync>();
+  private readonly dataVersion: StatementSync;
 
   constructor(options: SqliteStoreOptions) {
     this.path = options.path;
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.db = openDatabase(options.path, 5_000);
+    this.db.exec('PRAGMA foreign_keys = ON');
     migrateSqlite(this.db);
+    this.access = this.usage = new SqliteAccessStore(this.db);
+    this.dataVersion = this.db.prepare('PRAGMA data_version');
+    this.dataVersion.setReturnArrays(true);
+  }
+
+  /**
+   * Changes whenever another connection (a CLI command, an import) has
+   * committed to the file: in-process caches compare it before trusting
+   * what they hold. Commits on this connection do not change it.
+   */
+  externalWriteVersion(): number {
+    return Number((this.dataVersion.get() as unknown as [number])[0]);
   }
 
   /** A cached statement that returns rows as arrays. */
@@ -74,8 +91,9 @@ export class SqliteStore implements Store {
   async pageCodes(q: CodePageQuery): Promise<RawPage<string>> {
     const where = ['id > $after'];
     const params: Record<string, string | number> = { after: q.after ?? '', limit: q.limit + 1 };
-    if (q.system !== null) (where.push('system = $system'), (params.system = q.system));
-    if (q.status !== null) (where.push('status = $status'), (params.status = q.status));
+    const filter = conditionAdder(where, params);
+    filter('system = $system', 'system', q.system);
+    filter('status = $status', 'status', q.status);
     const sql = `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $limit`;
     const rows = this.arrays(sql).all(params) as unknown as [string, string][];
     return toRawPage(rows, q.limit, 1, (row) => row[0]);
@@ -102,11 +120,12 @@ export class SqliteStore implements Store {
   async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey>> {
     const filters: string[] = [];
     const params: Record<string, string | number> = { limit: q.limit + 1 };
-    if (q.codeId !== null) (filters.push('code_id = $codeId'), (params.codeId = q.codeId));
-    if (q.system !== null) (filters.push('system = $system'), (params.system = q.system));
-    if (q.type !== null) (filters.push('type = $type'), (params.type = q.type));
-    if (q.effectiveFrom !== null) (filters.push('effective_date >= $from'), (params.from = q.effectiveFrom));
-    if (q.effectiveTo !== null) (filters.push('effective_date <= $to'), (params.to = q.effectiveTo));
+    const filter = conditionAdder(filters, params);
+    filter('code_id = $codeId', 'codeId', q.codeId);
+    filter('system = $system', 'system', q.system);
+    filter('type = $type', 'type', q.type);
+    filter('effective_date >= $from', 'from', q.effectiveFrom);
+    filter('effective_date <= $to', 'to', q.effectiveTo);
     const select = (extra: string[], order: string) =>
       `SELECT effective_date, id, json FROM changes ${whereClause([...extra, ...filters])} ORDER BY ${order} LIMIT $limit`;
     let sql: string;
@@ -123,9 +142,9 @@ export class SqliteStore implements Store {
   }
 
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
-    const db = openDatabase(this.path, this.importWaitMs);
+    const db = openDatabase(this.path, 5_000);
     try {
-      db.exec('BEGIN IMMEDIATE');
+      db.exec(`PRAGMA busy_timeout = ${this.importWaitMs}`); db.exec('BEGIN IMMEDIATE');
       try {
         const result = await fn(new SqliteImportTransaction(db));
         db.exec('COMMIT');
@@ -156,6 +175,39 @@ export class SqliteStore implements Store {
   async close(): Promise<void> {
     if (this.db.isOpen) this.db.close();
   }
+}
+
+const SQLITE_BUSY = 5;
+
+/**
+ * Takes the write lock, waiting for another import to finish. It retries on
+ * timers instead of relying on busy_timeout: SQLite sleeps inside the call,
+ * which blocks the event loop, so an import waiting in this process would
+ * stop the import holding the lock in this process from ever finishing.
+ */
+async function beginImmediate(db: DatabaseSync, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  db.exec('PRAGMA busy_timeout = 0');
+  for (let pause = 5; ; pause = Math.min(2 * pause, 100)) {
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      break;
+    } catch (error) {
+      if (((error as { errcode?: number }).errcode ?? 0) % 256 !== SQLITE_BUSY) throw error;
+      if (Date.now() >= deadline) throw new Error(`another import held the import lock for more than ${Math.round(waitMs / 1000)} s`, { cause: error });
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  db.exec('PRAGMA busy_timeout = 5000');
+}
+
+/** Adds `condition` with its named parameter when the filter has a value. */
+function conditionAdder(conditions: string[], params: Record<string, string | number>) {
+  return (condition: string, name: string, value: string | null) => {
+    if (value === null) return;
+    conditions.push(condition);
+    params[name] = value;
+  };
 }
 
 function whereClause(conditions: string[]): string {

@@ -1,0 +1,35 @@
+/** `codebook orgs create|set-plan|list`. */
+import type { Deps } from '../deps.ts';
+import { CliError } from '../errors.ts';
+import { createOrg, setOrgPlan } from '../services/access/admin.ts';
+import { output, parseCommand, required } from './args.ts';
+import { table } from './table.ts';
+
+const USAGE = 'codebook orgs create SLUG --plan NAME [--json]\n       codebook orgs set-plan SLUG NAME [--json]\n       codebook orgs list [--json]';
+
+export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseCommand(rest, { plan: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
+  const out = output(values.json!);
+  switch (action) {
+    case 'create': {
+      if (positionals.length !== 1) throw new CliError(`expected one SLUG\nusage: ${USAGE}`, 2);
+      const org = await createOrg((await deps()).admin, positionals[0]!, required(values.plan, '--plan', USAGE));
+      out.result(org, `organisation ${org.slug} created on plan ${org.plan} (id ${org.id})`);
+      return;
+    }
+    case 'set-plan': {
+      if (positionals.length !== 2) throw new CliError(`expected SLUG and plan NAME\nusage: ${USAGE}`, 2);
+      const org = await setOrgPlan((await deps()).admin, positionals[0]!, positionals[1]!);
+      out.result(org, `organisation ${org.slug} is now on plan ${org.plan}`);
+      return;
+    }
+    case 'list': {
+      const orgs = await (await deps()).store.access.listOrgs();
+      out.result(orgs, table(['SLUG', 'PLAN', 'ID', 'CREATED'], orgs.map((o) => [o.slug, o.plan, o.id, o.createdAt])));
+      return;
+    }
+    default:
+      throw new CliError(`expected create, set-plan or list\nusage: ${USAGE}`, 2);
+  }
+}

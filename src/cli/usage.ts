@@ -1,0 +1,27 @@
+/** `codebook usage --org SLUG [--month YYYY-MM]`. */
+import type { Deps } from '../deps.ts';
+import { OUTCOMES } from '../domain/access.ts';
+import { requireOrg, usageReport } from '../services/access/admin.ts';
+import { output, parseCommand, required } from './args.ts';
+import { table } from './table.ts';
+
+const USAGE = 'codebook usage --org SLUG [--month YYYY-MM] [--json]';
+
+export async function usageCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
+  const { values } = parseCommand(args, { org: { type: 'string' }, month: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
+  const { admin, now } = await deps();
+  const org = await requireOrg(admin, required(values.org, '--org', USAGE));
+  const month = values.month ?? new Date(now()).toISOString().slice(0, 7);
+  const report = await usageReport(admin, org, month);
+  const quota = report.plan.monthlyQuota;
+  const outcomes = (byOutcome: Record<string, number>) => OUTCOMES.map((o) => byOutcome[o] ?? 0);
+  const text = [
+    `${report.org} — ${report.month} — plan ${report.plan.name}`,
+    `counted toward the allowance: ${report.counted}${quota === null ? ' (unlimited)' : ` of ${quota} (${((100 * report.counted) / quota).toFixed(1)} %)`}`,
+    '',
+    table(['KEY', 'NAME', 'MODE', ...OUTCOMES.map((o) => o.toUpperCase())], report.byKey.map((k) => [`${k.displayPrefix}…`, k.name, k.mode, ...outcomes(k.byOutcome)])),
+    '',
+    table(['DAY', ...OUTCOMES.map((o) => o.toUpperCase())], report.byDay.map((d) => [d.day, ...outcomes(d.byOutcome)])),
+  ].join('\n');
+  output(values.json!).result(report, text);
+}

@@ -1,0 +1,63 @@
+/** Organisations, plans and API keys, as DESIGN.md fixes them. */
+
+/** Plan-checkable names of the /v1 endpoints. */
+export const ENDPOINTS = ['codes.list', 'codes.get', 'changes.list'] as const;
+export type EndpointName = (typeof ENDPOINTS)[number];
+
+export const KEY_MODES = ['live', 'test'] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
+
+export interface Plan {
+  name: string;
+  endpoints: EndpointName[];
+  ratePerMinute: number;
+  /** null: unlimited. */
+  monthlyQuota: number | null;
+  testKeysAllowed: boolean;
+}
+
+export interface Organisation {
+  id: string;
+  slug: string;
+  plan: string;
+  createdAt: string;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  orgId: string;
+  name: string;
+  mode: KeyMode;
+  displayPrefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** What an authenticated request knows about its caller. */
+export interface Principal {
+  keyId: string;
+  mode: KeyMode;
+  org: Organisation;
+  plan: Plan;
+}
+
+export const DEFAULT_PLANS: readonly Plan[] = [
+  { name: 'free', endpoints: ['codes.list', 'codes.get'], ratePerMinute: 60, monthlyQuota: 10_000, testKeysAllowed: true },
+  { name: 'pro', endpoints: [...ENDPOINTS], ratePerMinute: 600, monthlyQuota: 1_000_000, testKeysAllowed: true },
+  { name: 'enterprise', endpoints: [...ENDPOINTS], ratePerMinute: 6_000, monthlyQuota: null, testKeysAllowed: true },
+];
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const PLAN_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+/** Outcome classes counted per key and day for the dashboard. */
+export const OUTCOMES = ['ok', 'client_error', 'refused_auth', 'refused_limit'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export function outcomeOf(status: number): Outcome {
+  if (status === 401 || status === 403) return 'refused_auth';
+  if (status === 429) return 'refused_limit';
+  if (status >= 400 && status < 500) return 'client_error';
+  return 'ok';
+}

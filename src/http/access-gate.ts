@@ -1,0 +1,123 @@
+/**
+ * The access-control Gatekeeper for /v1: API key authentication (401), the
+ * plan's endpoints (403), the monthly allowance and the minute rate (429),
+ * the RateLimit headers, and per-key usage by outcome.
+ */
+import type { FastifyRequest } from 'fastify';
+import { outcomeOf, type EndpointName, type Principal } from '../domain/access.ts';
+import { ApiError } from '../errors.ts';
+import type { LimitDecision, Limiter } from '../limiter/limiter.ts';
+import { KEY_PATTERN } from '../services/access/api-keys.ts';
+import type { KeyCache } from '../services/access/key-cache.ts';
+import type { UsageRecorder } from '../services/access/usage-recorder.ts';
+import type { Store } from '../store/store.ts';
+import type { Gatekeeper } from './v1.ts';
+
+export interface AccessGateDeps {
+  store: Store;
+  keys: KeyCache;
+  limiter: Limiter;
+  usage: UsageRecorder;
+  now: () => number;
+}
+
+const HOW = 'Send your API key as "Authorization: Bearer <key>" (or "X-API-Key: <key>").';
+
+function unauthorized(message: string): ApiError {
+  return new ApiError('invalid_api_key', `${message} ${HOW}`);
+}
+
+/** The one key a request presents, or a 401 for anything ambiguous or malformed. */
+export function presentedKey(request: FastifyRequest): string {
+  const authorization = request.headers.authorization;
+  const headerKey = request.headers['x-api-key'];
+  let key: string | undefined;
+  if (authorization !== undefined) {
+    const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
+    if (!match) throw unauthorized('The Authorization header must use the Bearer scheme.');
+    key = match[1];
+  }
+  if (headerKey !== undefined) {
+    if (typeof headerKey !== 'string') throw unauthorized('Send one X-API-Key header.');
+    if (key !== undefined && key !== headerKey) throw unauthorized('Two different API keys were sent.');
+    key = headerKey;
+  }
+  if (key === undefined || key === '') throw unauthorized('No API key was sent.');
+  if (!KEY_PATTERN.test(key)) throw unauthorized('The API key is malformed.');
+  return key;
+}
+
+function rateLimitHeaders(d: LimitDecision): Record<string, string> {
+  const minutePolicy = `"minute";q=${d.minute.limit};w=60`;
+  const minuteState = `"minute";r=${d.minute.remaining};t=${d.minute.resetSeconds}`;
+  if (d.month.limit === null) return { 'RateLimit-Policy': minutePolicy, RateLimit: minuteState };
+  return {
+    'RateLimit-Policy': `${minutePolicy}, "month";q=${d.month.limit}`,
+    RateLimit: `${minuteState}, "month";r=${d.month.remaining};t=${d.month.resetSeconds}`,
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set once the request's key is authenticated. */
+    principal?: Principal;
+  }
+}
+
+export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
+  const { keys, limiter, usage, now, store } = deps;
+
+  return {
+    async authenticate(request) {
+      const found = await keys.lookup(presentedKey(request));
+      if (found === null) throw unauthorized('The API key is not valid.');
+      if (found.key.revokedAt !== null) {
+        usage.record(found.key.id, now(), 'refused_auth');
+        throw unauthorized('The API key is not valid.');
+      }
+      const principal: Principal = { keyId: found.key.id, mode: found.key.mode, org: found.org, plan: found.plan };
+      request.principal = principal;
+      return principal;
+    },
+
+    async admit(p, endpoint: EndpointName, _request, reply) {
+      const principal = p as Principal;
+      const { plan, org } = principal;
+      if (!plan.endpoints.includes(endpoint)) {
+        const including = (await store.access.listPlans()).filter((x) => x.endpoints.includes(endpoint)).map((x) => x.name);
+        throw new ApiError(
+          'endpoint_not_available_on_plan',
+          `This endpoint (${endpoint}) is not part of the ${plan.name} plan. Plans that include it: ${including.join(', ') || 'none'}.`,
+        );
+      }
+      if (principal.mode === 'test' && !plan.testKeysAllowed) {
+        throw new ApiError('endpoint_not_available_on_plan', `The ${plan.name} plan does not allow test keys; use a live key.`);
+      }
+      const decision = await limiter.consume(org.id, plan, now());
+      reply.headers(rateLimitHeaders(decision));
+      if (decision.refusedBy === 'month') {
+        throw new ApiError(
+          'monthly_quota_exceeded',
+          `The monthly allowance of ${plan.monthlyQuota} requests of the ${plan.name} plan is used up. It resets at ${decision.monthResetsAt.toISOString()} (in ${decision.month.resetSeconds} s).`,
+          { headers: { 'Retry-After': String(decision.month.resetSeconds) } },
+        );
+      }
+      if (decision.refusedBy === 'minute') {
+        throw new ApiError(
+          'rate_limit_exceeded',
+          `More than ${plan.ratePerMinute} requests in this minute (${plan.name} plan). The limit resets in ${decision.minute.resetSeconds} s, at the start of the next UTC minute.`,
+          { headers: { 'Retry-After': String(decision.minute.resetSeconds) } },
+        );
+      }
+    },
+
+    async annotate(p, reply) {
+      const principal = p as Principal;
+      reply.headers(rateLimitHeaders(await limiter.peek(principal.org.id, principal.plan, now())));
+    },
+
+    recordOutcome(request, status) {
+      if (request.principal) usage.record(request.principal.keyId, now(), outcomeOf(status));
+    },
+  };
+}

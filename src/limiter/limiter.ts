@@ -1,0 +1,35 @@
+/**
+ * Per-organisation request limits: the plan's rate per UTC minute and its
+ * allowance per UTC month, checked and consumed in one atomic step. A request
+ * refused by one limit consumes nothing from the other.
+ */
+import type { Plan } from '../domain/access.ts';
+
+export interface WindowState {
+  /** null: unlimited. */
+  limit: number | null;
+  /** null: unlimited. */
+  remaining: number | null;
+  resetSeconds: number;
+}
+
+export interface LimitDecision {
+  allowed: boolean;
+  /** Which limit refused the request; the month is checked first. */
+  refusedBy: 'month' | 'minute' | null;
+  minute: WindowState;
+  month: WindowState;
+  /** When the month window resets, for messages. */
+  monthResetsAt: Date;
+}
+
+export interface Limiter {
+  /** Checks both limits and, when both admit, counts the request against both. */
+  consume(orgId: string, plan: Plan, nowMs: number): Promise<LimitDecision>;
+  /** The same decision without counting anything (for responses refused before the limits). */
+  peek(orgId: string, plan: Plan, nowMs: number): Promise<LimitDecision>;
+  /** Writes counts to durable storage now. */
+  flush(): Promise<void>;
+  /** Flushes and stops background work. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,131 @@
+/**
+ * The embedded limiter: counts live in this process, so a check-and-consume is
+ * one synchronous step (exact under any concurrency), and are written to the
+ * store every second so that a restart loses at most a second of counts.
+ * Only valid with one server process per database.
+ */
+import type { Plan } from '../domain/access.ts';
+import type { CounterRow, UsageStore } from '../store/access-store.ts';
+import type { LimitDecision, Limiter } from './limiter.ts';
+import { windowsAt, type Windows } from './windows.ts';
+
+interface OrgCounts {
+  month: string;
+  monthCount: number;
+  minute: string;
+  minuteCount: number;
+}
+
+export interface MemoryLimiterOptions {
+  flushIntervalMs?: number;
+  onFlushError?: (error: unknown) => void;
+}
+
+export class MemoryLimiter implements Limiter {
+  private readonly store: UsageStore;
+  private readonly counts = new Map<string, OrgCounts>();
+  private readonly loading = new Map<string, Promise<OrgCounts>>();
+  private readonly dirty = new Set<string>();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onFlushError: (error: unknown) => void;
+
+  constructor(store: UsageStore, options: MemoryLimiterOptions = {}) {
+    this.store = store;
+    this.onFlushError = options.onFlushError ?? (() => undefined);
+    this.timer = setInterval(() => {
+      this.flush().catch(this.onFlushError);
+    }, options.flushIntervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  /** The org's counts for the current windows; loaded from the store on first use of a month. */
+  private async countsFor(orgId: string, w: Windows): Promise<OrgCounts> {
+    const known = this.counts.get(orgId);
+    if (known && known.month === w.month) return known;
+    let pending = this.loading.get(orgId);
+    if (!pending) {
+      pending = this.store.loadCounters(orgId, [w.month, w.minute]).then((stored) => {
+        const fresh: OrgCounts = {
+          month: w.month,
+          monthCount: stored.get(w.month) ?? 0,
+          minute: w.minute,
+          minuteCount: stored.get(w.minute) ?? 0,
+        };
+        this.counts.set(orgId, fresh);
+        return fresh;
+      });
+      this.loading.set(orgId, pending);
+      pending.finally(() => this.loading.delete(orgId)).catch(() => undefined);
+    }
+    return pending;
+  }
+
+  async consume(orgId: string, plan: Plan, nowMs: number): Promise<LimitDecision> {
+    return this.decide(orgId, plan, nowMs, true);
+  }
+
+  async peek(orgId: string, plan: Plan, nowMs: number): Promise<LimitDecision> {
+    return this.decide(orgId, plan, nowMs, false);
+  }
+
+  private async decide(orgId: string, plan: Plan, nowMs: number, consume: boolean): Promise<LimitDecision> {
+    const w = windowsAt(nowMs);
+    const c = await this.countsFor(orgId, w);
+    // From here on nothing awaits: check and consume are one step.
+    if (c.month !== w.month) {
+      // Another caller loaded an older month meanwhile; start the new one.
+      c.month = w.month;
+      c.monthCount = 0;
+    }
+    if (c.minute !== w.minute) {
+      c.minute = w.minute;
+      c.minuteCount = 0;
+    }
+    const quota = plan.monthlyQuota;
+    let refusedBy: LimitDecision['refusedBy'] = null;
+    if (quota !== null && c.monthCount >= quota) refusedBy = 'month';
+    else if (c.minuteCount >= plan.ratePerMinute) refusedBy = 'minute';
+    if (consume && refusedBy === null) {
+      c.monthCount++;
+      c.minuteCount++;
+      this.dirty.add(orgId);
+    }
+    return {
+      allowed: refusedBy === null,
+      refusedBy,
+      minute: { limit: plan.ratePerMinute, remaining: Math.max(0, plan.ratePerMinute - c.minuteCount), resetSeconds: w.minuteResetSeconds },
+      month: {
+        limit: quota,
+        remaining: quota === null ? null : Math.max(0, quota - c.monthCount),
+        resetSeconds: w.monthResetSeconds,
+      },
+      monthResetsAt: w.monthResetsAt,
+    };
+  }
+
+  async flush(): Promise<void> {
+    if (this.dirty.size === 0) return;
+    const rows: CounterRow[] = [];
+    const keep = new Set<string>();
+    for (const orgId of this.dirty) {
+      const c = this.counts.get(orgId);
+      if (!c) continue;
+      rows.push({ orgId, window: c.month, count: c.monthCount }, { orgId, window: c.minute, count: c.minuteCount });
+      keep.add(c.minute);
+    }
+    const written = [...this.dirty];
+    this.dirty.clear();
+    let ok = false;
+    try {
+      ok = await this.store.flush(rows, [], new Map(), [...keep]);
+    } finally {
+      // Not written (busy or failed): keep them dirty for the next tick.
+      if (!ok) for (const orgId of written) this.dirty.add(orgId);
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

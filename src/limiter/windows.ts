@@ -1,0 +1,26 @@
+/** The two limit windows: the current UTC calendar minute and UTC calendar month. */
+
+export interface Windows {
+  minute: string;
+  month: string;
+  /** Seconds until the minute window ends (1–60). */
+  minuteResetSeconds: number;
+  /** Seconds until the month window ends. */
+  monthResetSeconds: number;
+  /** First instant of the next month, for messages. */
+  monthResetsAt: Date;
+}
+
+export function windowsAt(nowMs: number): Windows {
+  const d = new Date(nowMs);
+  const iso = d.toISOString();
+  const nextMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  const nextMinute = Math.floor(nowMs / 60_000) * 60_000 + 60_000;
+  return {
+    minute: `minute:${iso.slice(0, 16)}`,
+    month: `month:${iso.slice(0, 7)}`,
+    minuteResetSeconds: Math.max(1, Math.ceil((nextMinute - nowMs) / 1000)),
+    monthResetSeconds: Math.max(1, Math.ceil((nextMonth - nowMs) / 1000)),
+    monthResetsAt: new Date(nextMonth),
+  };
+}

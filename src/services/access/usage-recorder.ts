@@ -1,0 +1,60 @@
+/**
+ * Counts requests per key, UTC day and outcome in memory and adds them to the
+ * store every second, so a crash loses at most a second of counts.
+ */
+import type { Outcome } from '../../domain/access.ts';
+import type { UsageRow, UsageStore } from '../../store/access-store.ts';
+
+export class UsageRecorder {
+  private readonly store: UsageStore;
+  private pending = new Map<string, UsageRow>();
+  private lastUsed = new Map<string, string>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(store: UsageStore, options: { flushIntervalMs?: number; onFlushError?: (error: unknown) => void } = {}) {
+    this.store = store;
+    this.timer = setInterval(() => {
+      this.flush().catch(options.onFlushError ?? (() => undefined));
+    }, options.flushIntervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  record(keyId: string, nowMs: number, outcome: Outcome): void {
+    const iso = new Date(nowMs).toISOString();
+    const day = iso.slice(0, 10);
+    const id = `${keyId} ${day} ${outcome}`;
+    const row = this.pending.get(id);
+    if (row) row.count++;
+    else this.pending.set(id, { keyId, day, outcome, count: 1 });
+    this.lastUsed.set(keyId, iso);
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const rows = this.pending;
+    const lastUsed = this.lastUsed;
+    this.pending = new Map();
+    this.lastUsed = new Map();
+    let ok = false;
+    try {
+      ok = await this.store.flush([], [...rows.values()], lastUsed, []);
+    } finally {
+      if (!ok) this.restore(rows, lastUsed);
+    }
+  }
+
+  /** Puts unwritten counts back, merged with what arrived meanwhile. */
+  private restore(rows: Map<string, UsageRow>, lastUsed: Map<string, string>): void {
+    for (const [id, row] of rows) {
+      const now = this.pending.get(id);
+      if (now) now.count += row.count;
+      else this.pending.set(id, row);
+    }
+    for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

@@ -1,0 +1,185 @@
+/** AccessStore and UsageStore over node:sqlite, sharing the store's connection. */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { ApiKeyInfo, EndpointName, KeyMode, Organisation, Plan } from '../../domain/access.ts';
+import type { AccessStore, CounterRow, KeyLookup, NewKey, UsageRow, UsageStore } from '../access-store.ts';
+
+type Row = Record<string, unknown>;
+
+const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at';
+
+export function planFromRow(r: Row): Plan {
+  return {
+    name: String(r.name),
+    endpoints: JSON.parse(String(r.endpoints)) as EndpointName[],
+    ratePerMinute: Number(r.rate_per_minute),
+    monthlyQuota: r.monthly_quota === null ? null : Number(r.monthly_quota),
+    testKeysAllowed: Number(r.test_keys_allowed) === 1,
+  };
+}
+
+export function orgFromRow(r: Row): Organisation {
+  return { id: String(r.id), slug: String(r.slug), plan: String(r.plan), createdAt: String(r.created_at) };
+}
+
+export function keyFromRow(r: Row): ApiKeyInfo {
+  return {
+    id: String(r.id),
+    orgId: String(r.org_id),
+    name: String(r.name),
+    mode: r.mode as KeyMode,
+    displayPrefix: String(r.display_prefix),
+    createdAt: String(r.created_at),
+    revokedAt: r.revoked_at === null ? null : String(r.revoked_at),
+    lastUsedAt: r.last_used_at === null ? null : String(r.last_used_at),
+  };
+}
+
+export class SqliteAccessStore implements AccessStore, UsageStore {
+  private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  private stmt(sql: string): StatementSync {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  async upsertPlan(p: Plan): Promise<void> {
+    this.stmt(
+      `INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET endpoints = excluded.endpoints, rate_per_minute = excluded.rate_per_minute,
+         monthly_quota = excluded.monthly_quota, test_keys_allowed = excluded.test_keys_allowed`,
+    ).run(p.name, JSON.stringify(p.endpoints), p.ratePerMinute, p.monthlyQuota, p.testKeysAllowed ? 1 : 0);
+  }
+
+  async seedPlans(plans: readonly Plan[]): Promise<void> {
+    const insert = this.stmt(
+      `INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (name) DO NOTHING`,
+    );
+    for (const p of plans) insert.run(p.name, JSON.stringify(p.endpoints), p.ratePerMinute, p.monthlyQuota, p.testKeysAllowed ? 1 : 0);
+  }
+
+  async listPlans(): Promise<Plan[]> {
+    return (this.stmt('SELECT * FROM plans ORDER BY name').all() as Row[]).map(planFromRow);
+  }
+
+  async getPlan(name: string): Promise<Plan | null> {
+    const r = this.stmt('SELECT * FROM plans WHERE name = ?').get(name) as Row | undefined;
+    return r ? planFromRow(r) : null;
+  }
+
+  async createOrg(org: Organisation): Promise<Organisation | null> {
+    const result = this.stmt(
+      'INSERT INTO organisations (id, slug, plan, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING',
+    ).run(org.id, org.slug, org.plan, org.createdAt);
+    return Number(result.changes) === 1 ? org : null;
+  }
+
+  async getOrg(slug: string): Promise<Organisation | null> {
+    const r = this.stmt('SELECT * FROM organisations WHERE slug = ?').get(slug) as Row | undefined;
+    return r ? orgFromRow(r) : null;
+  }
+
+  async setOrgPlan(slug: string, plan: string): Promise<boolean> {
+    return Number(this.stmt('UPDATE organisations SET plan = ? WHERE slug = ?').run(plan, slug).changes) === 1;
+  }
+
+  async listOrgs(): Promise<Organisation[]> {
+    return (this.stmt('SELECT * FROM organisations ORDER BY slug').all() as Row[]).map(orgFromRow);
+  }
+
+  async insertKey(k: NewKey): Promise<void> {
+    this.stmt(
+      `INSERT INTO api_keys (id, org_id, hash, display_prefix, name, mode, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(k.id, k.orgId, k.hash, k.displayPrefix, k.name, k.mode, k.createdAt);
+  }
+
+  async getKey(id: string): Promise<ApiKeyInfo | null> {
+    const r = this.stmt(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = ?`).get(id) as Row | undefined;
+    return r ? keyFromRow(r) : null;
+  }
+
+  async revokeKey(id: string, revokedAt: string): Promise<ApiKeyInfo | null> {
+    this.stmt('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(revokedAt, id);
+    return this.getKey(id);
+  }
+
+  async listKeys(orgId: string): Promise<ApiKeyInfo[]> {
+    return (this.stmt(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.org_id = ? ORDER BY k.created_at, k.id`).all(orgId) as Row[]).map(keyFromRow);
+  }
+
+  async findKeyByHash(hash: string): Promise<KeyLookup | null> {
+    const r = this.stmt(
+      `SELECT ${KEY_COLUMNS}, o.slug AS o_slug, o.plan AS o_plan, o.created_at AS o_created_at,
+              p.name, p.endpoints, p.rate_per_minute, p.monthly_quota, p.test_keys_allowed
+       FROM api_keys k JOIN organisations o ON o.id = k.org_id JOIN plans p ON p.name = o.plan
+       WHERE k.hash = ?`,
+    ).get(hash) as Row | undefined;
+    if (!r) return null;
+    return {
+      key: keyFromRow(r),
+      org: { id: String(r.org_id), slug: String(r.o_slug), plan: String(r.o_plan), createdAt: String(r.o_created_at) },
+      plan: planFromRow(r),
+    };
+  }
+
+  async loadCounters(orgId: string, windows: string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const get = this.stmt('SELECT count FROM limit_counters WHERE org_id = ? AND window = ?');
+    for (const w of windows) {
+      const r = get.get(orgId, w) as { count: number } | undefined;
+      if (r) out.set(w, Number(r.count));
+    }
+    return out;
+  }
+
+  async flush(counters: CounterRow[], usage: UsageRow[], lastUsed: Map<string, string>, keepWindows: string[]): Promise<boolean> {
+    // Never wait for another writer (an import may hold the lock for seconds):
+    // the event loop must not block; the caller retries on the next tick.
+    this.db.exec('PRAGMA busy_timeout = 0');
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      if ((error as { errcode?: number }).errcode === 5 /* SQLITE_BUSY */) return false;
+      throw error;
+    } finally {
+      this.db.exec('PRAGMA busy_timeout = 5000');
+    }
+    try {
+      const setCounter = this.stmt(
+        'INSERT INTO limit_counters (org_id, window, count) VALUES (?, ?, ?) ON CONFLICT (org_id, window) DO UPDATE SET count = excluded.count',
+      );
+      for (const c of counters) setCounter.run(c.orgId, c.window, c.count);
+      const addUsage = this.stmt(
+        'INSERT INTO usage_daily (key_id, day, outcome, count) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, day, outcome) DO UPDATE SET count = count + excluded.count',
+      );
+      for (const u of usage) addUsage.run(u.keyId, u.day, u.outcome, u.count);
+      const touch = this.stmt('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
+      for (const [keyId, at] of lastUsed) touch.run(at, keyId, at);
+      if (keepWindows.length > 0) {
+        // Past minutes are of no further use.
+        const placeholders = keepWindows.map(() => '?').join(', ');
+        this.db.prepare(`DELETE FROM limit_counters WHERE window LIKE 'minute:%' AND window NOT IN (${placeholders})`).run(...keepWindows);
+      }
+      this.db.exec('COMMIT');
+      return true;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  async usageByDay(orgId: string, month: string): Promise<UsageRow[]> {
+    return (
+      this.stmt(
+        `SELECT u.key_id, u.day, u.outcome, u.count FROM usage_daily u JOIN api_keys k ON k.id = u.key_id
+         WHERE k.org_id = ? AND u.day >= ? AND u.day < ? ORDER BY u.day, u.key_id, u.outcome`,
+      ).all(orgId, `${month}-01`, `${month}-32`) as Row[]
+    ).map((r) => ({ keyId: String(r.key_id), day: String(r.day), outcome: r.outcome as UsageRow['outcome'], count: Number(r.count) }));
+  }
+}
