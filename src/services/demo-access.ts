@@ -22,7 +22,7 @@ export function demoKeyBanner(key: string, baseUrl: string): string {
     `  ${key}`,
     '',
     'Try it:',
-    `  curl -H "Authorization: Bearer ${key}" ${baseUrl}/v1/codes?limit=2`,
+    `  curl -H "Authorization: Bearer ${key}" "${baseUrl}/v1/codes?limit=2"`,
     '',
   ].join('\n');
 }
