@@ -16,4 +16,9 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  {
+    // Served to browsers by the dashboard.
+    files: ['src/dashboard/assets/**/*.js'],
+    languageOptions: { globals: { document: 'readonly', navigator: 'readonly', Element: 'readonly', window: 'readonly' } },
+  },
 );

@@ -6,7 +6,14 @@ import { isAbsolute, resolve } from 'node:path';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string };
+  | { kind: 'postgres'; url: string; poolSize: number };
+
+/** Shared limiter state for many instances; null: the in-process limiter. */
+export interface RedisConfig {
+  url: string;
+  /** Prepended to every Redis key, so several deployments (or test runs) can share one Redis. */
+  prefix: string;
+}
 
 export interface Config {
   readonly port: number;
@@ -15,6 +22,9 @@ export interface Config {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Null: generate one and keep it in the database, shared by every instance. */
   readonly cursorSecret: string | null;
+  /** Base URL of the service as users reach it, for links the CLI prints (one-time password links). */
+  readonly publicUrl: string;
+  readonly redis: RedisConfig | null;
 }
 
 export const DEFAULTS = {
@@ -22,6 +32,8 @@ export const DEFAULTS = {
   HOST: '127.0.0.1',
   DATABASE_URL: 'sqlite:./data/codebook.db',
   LOG_LEVEL: 'info',
+  DATABASE_POOL_SIZE: '10',
+  REDIS_PREFIX: 'codebook:',
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -30,7 +42,33 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function parseDatabaseUrl(raw: string, cwd = process.cwd()): DatabaseConfig {
+export function parseRedis(url: string | undefined, prefix: string = DEFAULTS.REDIS_PREFIX): RedisConfig | null {
+  if (url === undefined || url === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('REDIS_URL: not a valid URL; expected redis://[:password@]host[:port][/db] or rediss://…');
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new ConfigError(`REDIS_URL: must start with redis:// or rediss://, got "${parsed.protocol}//…"`);
+  }
+  if (parsed.hostname === '') throw new ConfigError('REDIS_URL: needs a host, e.g. redis://127.0.0.1:6379');
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d{1,2}$/.test(db)) throw new ConfigError(`REDIS_URL: the path must be a database number (/0–/99), got "/${db}"`);
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(prefix)) {
+    throw new ConfigError(`REDIS_PREFIX: 1–64 characters of letters, digits and : _ . -, got "${prefix}"`);
+  }
+  return { url, prefix };
+}
+
+function parsePoolSize(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > 1000) throw new ConfigError(`DATABASE_POOL_SIZE: expected an integer from 1 to 1000, got "${text}"`);
+  return n;
+}
+
+export function parseDatabaseUrl(raw: string, cwd = process.cwd(), poolSize = Number(DEFAULTS.DATABASE_POOL_SIZE)): DatabaseConfig {
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (path === '') throw new ConfigError('DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/codebook.db');
@@ -43,7 +81,7 @@ export function parseDatabaseUrl(raw: string, cwd = process.cwd()): DatabaseConf
     } catch {
       throw new ConfigError('DATABASE_URL: not a valid postgres:// URL');
     }
-    return { kind: 'postgres', url: raw };
+    return { kind: 'postgres', url: raw, poolSize };
   }
   throw new ConfigError('DATABASE_URL: must start with sqlite: or postgres://');
 }
@@ -64,10 +102,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cursorSecret !== null && cursorSecret.length < 32) {
     throw new ConfigError('CURSOR_SECRET: must be at least 32 characters (use e.g. `openssl rand -hex 32`)');
   }
+  const publicUrl = (env.PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  try {
+    const url = new URL(publicUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new ConfigError(`PUBLIC_URL: expected an http:// or https:// URL, got "${env.PUBLIC_URL}"`);
+  }
   return Object.freeze({
     port,
     host,
-    database: Object.freeze(parseDatabaseUrl(env.DATABASE_URL ?? DEFAULTS.DATABASE_URL)),
+    publicUrl,
+    database: Object.freeze(parseDatabaseUrl(env.DATABASE_URL ?? DEFAULTS.DATABASE_URL, process.cwd(), parsePoolSize(env.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE))),
+    redis: Object.freeze(parseRedis(env.REDIS_URL, env.REDIS_PREFIX ?? DEFAULTS.REDIS_PREFIX)),
     logLevel,
     cursorSecret,
   });

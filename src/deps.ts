@@ -3,14 +3,18 @@
  * configuration names. HTTP, CLI and tests all get their services from here.
  */
 import { randomBytes } from 'node:crypto';
-import { ConfigError, type Config } from './config.ts';
+import type { Config } from './config.ts';
 import { DEFAULT_PLANS } from './domain/access.ts';
 import { createCursorCodec, type CursorCodec } from './http/cursor.ts';
+import { Metrics } from './http/metrics.ts';
 import type { Limiter } from './limiter/limiter.ts';
 import { MemoryLimiter } from './limiter/memory-limiter.ts';
+import { ObservedLimiter } from './limiter/observed-limiter.ts';
+import { RedisLimiter } from './limiter/redis-limiter.ts';
 import type { AdminDeps } from './services/access/admin.ts';
 import { KeyCache } from './services/access/key-cache.ts';
 import { UsageRecorder } from './services/access/usage-recorder.ts';
+import { PostgresStore } from './store/postgres/postgres-store.ts';
 import { SqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 
@@ -24,6 +28,10 @@ export interface Deps {
   readonly limiter: Limiter;
   readonly usage: UsageRecorder;
   readonly admin: AdminDeps;
+  /** Prometheus metrics of this instance (/metrics). */
+  readonly metrics: Metrics;
+  /** The Redis limiter when REDIS_URL is set (also deps.limiter, behind metrics); null otherwise. */
+  readonly redis: RedisLimiter | null;
   /** Writes pending counts and closes the database. */
   close(): Promise<void>;
 }
@@ -32,11 +40,19 @@ export interface DepsOptions {
   now?: () => number;
   /** Called when a background flush of counts fails (logged by the server). */
   onFlushError?: (error: unknown) => void;
+  /** Operator warnings: Redis lost or back, a change other instances could not be told of. Default: stderr. */
+  onWarning?: (message: string, error?: unknown) => void;
+  /** Also export process metrics (CPU, memory, event loop) on /metrics: the server does, tests do not. */
+  processMetrics?: boolean;
 }
 
-export function openStore(config: Config): Store {
+export async function openStore(config: Config, onIdleError?: (error: Error) => void): Promise<Store> {
   if (config.database.kind === 'sqlite') return new SqliteStore({ path: config.database.path });
-  throw new ConfigError('DATABASE_URL: postgres:// is not supported by this version; use sqlite:PATH');
+  return PostgresStore.open({ url: config.database.url, max: config.database.poolSize, onIdleError });
+}
+
+function stderrWarning(message: string, error?: unknown): void {
+  process.stderr.write(`codebook: warning: ${message}${error instanceof Error ? ` (${error.message})` : ''}\n`);
 }
 
 /** The cursor secret: from config, or generated once and kept in the database for every instance. */
@@ -45,14 +61,44 @@ export async function cursorSecret(config: Config, store: Store): Promise<string
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
-  const store = openStore(config);
+  const metrics = new Metrics({ processMetrics: options.processMetrics });
+  const warn = options.onWarning ?? stderrWarning;
+  const onFlushError = (error: unknown) => {
+    metrics.storeError('database');
+    options.onFlushError?.(error);
+  };
+  const store = await openStore(config, (error) => {
+    metrics.storeError('database');
+    warn('a database connection failed while idle; the pool reconnects', error);
+  });
+  let redis: RedisLimiter | null = null;
   try {
     await store.access.seedPlans(DEFAULT_PLANS);
     const cursors = createCursorCodec(await cursorSecret(config, store));
     const now = options.now ?? Date.now;
-    const keys = new KeyCache(store);
-    const limiter = new MemoryLimiter(store.usage, { onFlushError: options.onFlushError });
-    const usage = new UsageRecorder(store.usage, { onFlushError: options.onFlushError });
+    if (config.redis) {
+      redis = new RedisLimiter({
+        url: config.redis.url,
+        prefix: config.redis.prefix,
+        usage: store.usage,
+        settings: store,
+        onFlushError,
+        onWarning: warn,
+        onRedisError: () => metrics.storeError('redis'),
+        onHealth: (healthy) => metrics.redisFallback(!healthy),
+      });
+      await redis.start();
+    }
+    const shared = redis;
+    // Scaled out (PostgreSQL and Redis), cached key lookups are vouched for by the Redis script.
+    const keys = new KeyCache(store, shared && store.kind === 'postgres' ? { validator: shared } : {});
+    const limiter = new ObservedLimiter(shared ?? new MemoryLimiter(store.usage, { onFlushError }), (d) => metrics.decision(d));
+    const usage = new UsageRecorder(store.usage, { onFlushError });
+    const afterChange = shared
+      ? async () => {
+          if (!(await shared.accessChanged())) warn('Redis could not be told of this change: running instances apply it within a second, once they read it from the database');
+        }
+      : undefined;
     return {
       config,
       store,
@@ -61,17 +107,19 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       keys,
       limiter,
       usage,
-      admin: { store, now, onChange: () => keys.invalidate() },
+      admin: { store, now, onChange: () => keys.invalidate(), afterChange },
+      metrics,
+      redis,
       async close() {
-        try {
-          await limiter.close();
-          await usage.close();
-        } finally {
-          await store.close();
-        }
+        // Pending counts are written if the database can be reached; if not, that is reported, and the
+        // process still stops cleanly.
+        await limiter.close().catch(onFlushError);
+        await usage.close().catch(onFlushError);
+        await store.close();
       },
     };
   } catch (error) {
+    await redis?.close();
     await store.close();
     throw error;
   }

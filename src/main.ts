@@ -4,27 +4,48 @@
  * in-flight requests and closes the database.
  */
 import { ConfigError, loadConfig } from './config.ts';
+import { InvalidRequest } from './errors.ts';
 import { createDeps } from './deps.ts';
 import { buildApp } from './http/app.ts';
-import { serializers } from './http/logging.ts';
 import { loadDemo } from './services/demo.ts';
+import { ImportRejected } from './services/import/importer.ts';
 import { demoKeyBanner, ensureDemoAccess } from './services/demo-access.ts';
 
 async function start(): Promise<void> {
   const config = loadConfig();
-  let log: { error(obj: object, msg: string): void } = { error: () => undefined };
-  const deps = await createDeps(config, { onFlushError: (err) => log.error({ err }, 'could not write usage counts; will retry') });
-  const app = await buildApp(deps, { logger: { level: config.logLevel, serializers } });
+  // Until the app's logger exists (Redis may be found missing while connecting), warnings go to stderr.
+  let log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void } = {
+    error: (_obj, msg) => process.stderr.write(`codebook: ${msg}\n`),
+    warn: (_obj, msg) => process.stderr.write(`codebook: warning: ${msg}\n`),
+  };
+  const deps = await createDeps(config, {
+    onFlushError: (err) => log.error({ err }, 'could not write usage counts; will retry'),
+    onWarning: (msg, err) => log.warn({ err }, msg),
+    processMetrics: true,
+  });
+  const app = await buildApp(deps, { logger: { level: config.logLevel } });
   log = app.log;
 
-  if ((await deps.store.countCodes()) === 0) {
-    app.log.info('empty database: loading the demo data set');
-    await loadDemo(deps.store, {
-      onRelease: (s) => app.log.info({ system: s.system, release: s.release, added: s.added, revised: s.revised, retired: s.retired }, 'demo release loaded'),
-    });
+  try {
+    if ((await deps.store.countCodes()) === 0) {
+      app.log.info('empty database: loading the demo data set');
+      await loadDemo(deps.store, {
+        onRelease: (s) => app.log.info({ system: s.system, release: s.release, added: s.added, revised: s.revised, retired: s.retired }, 'demo release loaded'),
+      });
+    }
+  } catch (error) {
+    // Several instances started at once on an empty database: another one is loading it.
+    if (!(error instanceof ImportRejected)) throw error;
+    app.log.warn({ err: error }, 'demo data set not loaded here: another instance is loading it');
   }
 
-  const demoKey = await ensureDemoAccess(deps);
+  let demoKey: string | null = null;
+  try {
+    demoKey = await ensureDemoAccess(deps);
+  } catch (error) {
+    if (!(error instanceof InvalidRequest)) throw error;
+    app.log.warn('demo organisation created by another instance starting at the same time');
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

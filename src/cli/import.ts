@@ -83,15 +83,23 @@ export async function demoCommand(args: string[], deps: () => Promise<Deps>): Pr
   const out = output(values.json!);
   const { store } = await deps();
   const bar = progressBar();
-  const summaries = await loadDemo(store, {
-    onProgress: bar.update,
-    onRelease: (s) => {
-      bar.done();
-      if (!out.json) process.stdout.write(`imported ${describeSummary(s)}\n`);
-    },
-    onSkip: (r) => {
-      if (!out.json) process.stdout.write(`skipped ${r.system} ${r.release} (effective ${r.effectiveDate}): already loaded\n`);
-    },
-  });
+  let summaries;
+  try {
+    summaries = await loadDemo(store, {
+      onProgress: bar.update,
+      onRelease: (s) => {
+        bar.done();
+        if (!out.json) process.stdout.write(`imported ${describeSummary(s)}\n`);
+      },
+      onSkip: (r) => {
+        if (!out.json) process.stdout.write(`skipped ${r.system} ${r.release} (effective ${r.effectiveDate}): already loaded\n`);
+      },
+    });
+  } catch (error) {
+    bar.done();
+    if (error instanceof ImportRejected) reportRejection(error, out);
+    throw error;
+  }
+  bar.done();
   if (out.json) out.result(summaries, '');
 }

@@ -3,7 +3,7 @@ import type { ApiKeyInfo, Organisation } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { createKey, listKeys, requireOrg, revokeKey } from '../services/access/admin.ts';
-import { output, parseCommand, required } from './args.ts';
+import { helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
@@ -43,7 +43,7 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       return;
     }
     case 'revoke': {
-      if (positionals.length !== 1) throw new CliError(`expected one KEY_ID (key_…; see keys list)\nusage: ${USAGE}`, 2);
+      if (positionals.length !== 1) throw new CliError(`expected one KEY_ID (key_…; see keys list) ${helpHint(USAGE)}`, 2);
       const { admin, store } = await deps();
       const k = await revokeKey(admin, positionals[0]!);
       const org = (await store.access.listOrgs()).find((o) => o.id === k.orgId)?.slug ?? k.orgId;
@@ -64,6 +64,6 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       return;
     }
     default:
-      throw new CliError(`expected create, revoke or list\nusage: ${USAGE}`, 2);
+      throw new CliError(`expected create, revoke or list ${helpHint(USAGE)}`, 2);
   }
 }

@@ -10,15 +10,18 @@ import { keysCommand } from './keys.ts';
 import { orgsCommand } from './orgs.ts';
 import { plansCommand } from './plans.ts';
 import { usageCommand } from './usage.ts';
+import { usersCommand } from './users.ts';
 
 type Command = (args: string[], deps: () => Promise<Deps>) => Promise<void>;
 
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   import: { run: importCommand, summary: 'import a code file (csv or ndjson) as a release of a system' },
   demo: { run: demoCommand, summary: 'load the demo data set (ISO 4217 currency codes, several releases)' },
+  generate: { run: (args, deps) => import('./generate.ts').then((m) => m.generateCommand(args, deps)), summary: 'write a synthetic, deterministic data set (CSV files and their import order)' },
   plans: { run: plansCommand, summary: 'set or list plans (endpoints, rate per minute, monthly allowance)' },
   orgs: { run: orgsCommand, summary: 'create organisations, change their plan, list them' },
   keys: { run: keysCommand, summary: 'create (shown once), revoke or list the API keys of an organisation' },
+  users: { run: usersCommand, summary: 'dashboard users: create (prints a one-time link), link, list, disable' },
   usage: { run: usageCommand, summary: "an organisation's usage in a month, by key, day and outcome" },
 };
 

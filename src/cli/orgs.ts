@@ -2,7 +2,7 @@
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { createOrg, setOrgPlan } from '../services/access/admin.ts';
-import { output, parseCommand, required } from './args.ts';
+import { helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE = 'codebook orgs create SLUG --plan NAME [--json]\n       codebook orgs set-plan SLUG NAME [--json]\n       codebook orgs list [--json]';
@@ -13,13 +13,13 @@ export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Pr
   const out = output(values.json!);
   switch (action) {
     case 'create': {
-      if (positionals.length !== 1) throw new CliError(`expected one SLUG\nusage: ${USAGE}`, 2);
+      if (positionals.length !== 1) throw new CliError(`expected one SLUG ${helpHint(USAGE)}`, 2);
       const org = await createOrg((await deps()).admin, positionals[0]!, required(values.plan, '--plan', USAGE));
       out.result(org, `organisation ${org.slug} created on plan ${org.plan} (id ${org.id})`);
       return;
     }
     case 'set-plan': {
-      if (positionals.length !== 2) throw new CliError(`expected SLUG and plan NAME\nusage: ${USAGE}`, 2);
+      if (positionals.length !== 2) throw new CliError(`expected SLUG and plan NAME ${helpHint(USAGE)}`, 2);
       const org = await setOrgPlan((await deps()).admin, positionals[0]!, positionals[1]!);
       out.result(org, `organisation ${org.slug} is now on plan ${org.plan}`);
       return;
@@ -30,6 +30,6 @@ export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Pr
       return;
     }
     default:
-      throw new CliError(`expected create, set-plan or list\nusage: ${USAGE}`, 2);
+      throw new CliError(`expected create, set-plan or list ${helpHint(USAGE)}`, 2);
   }
 }

@@ -3,7 +3,7 @@ import type { Plan } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { setPlan } from '../services/access/admin.ts';
-import { output, parseCommand, required } from './args.ts';
+import { helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
@@ -39,8 +39,8 @@ export async function plansCommand(args: string[], deps: () => Promise<Deps>): P
     out.result(plans, table(PLAN_HEADERS, plans.map(describePlan)));
     return;
   }
-  if (action !== 'set') throw new CliError(`expected "set" or "list"\nusage: ${USAGE}`, 2);
-  if (positionals.length !== 1) throw new CliError(`expected one plan NAME\nusage: ${USAGE}`, 2);
+  if (action !== 'set') throw new CliError(`expected "set" or "list" ${helpHint(USAGE)}`, 2);
+  if (positionals.length !== 1) throw new CliError(`expected one plan NAME ${helpHint(USAGE)}`, 2);
   const quotaText = required(values['monthly-quota'], '--monthly-quota', USAGE);
   const plan = await setPlan((await deps()).admin, {
     name: positionals[0]!,

@@ -3,10 +3,10 @@
  * plan's endpoints (403), the monthly allowance and the minute rate (429),
  * the RateLimit headers, and per-key usage by outcome.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { outcomeOf, type EndpointName, type Principal } from '../domain/access.ts';
 import { ApiError } from '../errors.ts';
-import type { LimitDecision, Limiter } from '../limiter/limiter.ts';
+import type { AccessCheck, LimitDecision, Limiter } from '../limiter/limiter.ts';
 import { KEY_PATTERN } from '../services/access/api-keys.ts';
 import type { KeyCache } from '../services/access/key-cache.ts';
 import type { UsageRecorder } from '../services/access/usage-recorder.ts';
@@ -64,60 +64,110 @@ declare module 'fastify' {
   }
 }
 
+/** A principal and the limiter version its key lookup holds for (null: nothing for the limiter to check). */
+interface CheckedPrincipal extends Principal {
+  accessVersion: number | null;
+}
+
+/** Fresh lookups after the limiter found a cached one out of date; then the last fresh one is taken as it is. */
+const MAX_FRESH_LOOKUPS = 2;
+
+function accessCheck(p: CheckedPrincipal, fresh: number): AccessCheck | undefined {
+  return p.accessVersion === null || fresh >= MAX_FRESH_LOOKUPS ? undefined : { version: p.accessVersion };
+}
+
 export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
   const { keys, limiter, usage, now, store } = deps;
 
-  return {
-    async authenticate(request) {
-      const found = await keys.lookup(presentedKey(request));
-      if (found === null) throw unauthorized('The API key is not valid.');
-      if (found.key.revokedAt !== null) {
-        usage.record(found.key.id, now(), 'refused_auth');
-        throw unauthorized('The API key is not valid.');
-      }
-      const principal: Principal = { keyId: found.key.id, mode: found.key.mode, org: found.org, plan: found.plan };
-      request.principal = principal;
-      return principal;
-    },
+  const authenticate = async (request: FastifyRequest): Promise<CheckedPrincipal> => {
+    const { found, accessVersion } = await keys.lookupVersioned(presentedKey(request));
+    if (found === null) throw unauthorized('The API key is not valid.');
+    if (found.key.revokedAt !== null) {
+      usage.record(found.key.id, now(), 'refused_auth');
+      throw unauthorized('The API key is not valid.');
+    }
+    const principal: CheckedPrincipal = { keyId: found.key.id, mode: found.key.mode, org: found.org, plan: found.plan, accessVersion };
+    request.principal = principal;
+    return principal;
+  };
 
-    async admit(p, endpoint: EndpointName, _request, reply) {
-      const principal = p as Principal;
-      const { plan, org } = principal;
-      if (!plan.endpoints.includes(endpoint)) {
-        const including = (await store.access.listPlans()).filter((x) => x.endpoints.includes(endpoint)).map((x) => x.name);
-        throw new ApiError(
-          'endpoint_not_available_on_plan',
-          `This endpoint (${endpoint}) is not part of the ${plan.name} plan. Plans that include it: ${including.join(', ') || 'none'}.`,
-        );
-      }
-      if (principal.mode === 'test' && !plan.testKeysAllowed) {
-        throw new ApiError('endpoint_not_available_on_plan', `The ${plan.name} plan does not allow test keys; use a live key.`);
-      }
-      const decision = await limiter.consume(org.id, plan, now());
-      reply.headers(rateLimitHeaders(decision));
-      if (decision.refusedBy === 'month') {
-        throw new ApiError(
-          'monthly_quota_exceeded',
-          `The monthly allowance of ${plan.monthlyQuota} requests of the ${plan.name} plan is used up. It resets at ${decision.monthResetsAt.toISOString()} (in ${decision.month.resetSeconds} s).`,
-          { headers: { 'Retry-After': String(decision.month.resetSeconds) } },
-        );
-      }
-      if (decision.refusedBy === 'minute') {
-        throw new ApiError(
-          'rate_limit_exceeded',
-          `More than ${plan.ratePerMinute} requests in this minute (${plan.name} plan). The limit resets in ${decision.minute.resetSeconds} s, at the start of the next UTC minute.`,
-          { headers: { 'Retry-After': String(decision.minute.resetSeconds) } },
-        );
+  /** The limiter found the cached lookup out of date (revoked or changed elsewhere): look the key up afresh. */
+  const reauthenticate = (request: FastifyRequest): Promise<CheckedPrincipal> => {
+    request.principal = undefined;
+    return authenticate(request);
+  };
+
+  return {
+    authenticate,
+
+    async admit(p, endpoint: EndpointName, request, reply) {
+      let principal = p as CheckedPrincipal;
+      for (let fresh = 0; ; fresh++) {
+        const access = accessCheck(principal, fresh);
+        const { plan, org } = principal;
+        if (!plan.endpoints.includes(endpoint) || (principal.mode === 'test' && !plan.testKeysAllowed)) {
+          if (access) {
+            // A refusal from a cached plan must hold now too: the limiter vouches for it first.
+            const state = await limiter.peek(org.id, plan, now(), access);
+            if (state.stale) {
+              principal = await reauthenticate(request);
+              continue;
+            }
+            reply.headers(rateLimitHeaders(state));
+          }
+          if (principal.mode === 'test' && !plan.testKeysAllowed && plan.endpoints.includes(endpoint)) {
+            throw new ApiError('endpoint_not_available_on_plan', `The ${plan.name} plan does not allow test keys; use a live key.`);
+          }
+          const including = (await store.access.listPlans()).filter((x) => x.endpoints.includes(endpoint)).map((x) => x.name);
+          throw new ApiError(
+            'endpoint_not_available_on_plan',
+            `This endpoint (${endpoint}) is not part of the ${plan.name} plan. Plans that include it: ${including.join(', ') || 'none'}.`,
+          );
+        }
+        const decision = await limiter.consume(org.id, plan, now(), access);
+        if (decision.stale) {
+          principal = await reauthenticate(request);
+          continue;
+        }
+        admitted(decision, principal, reply);
+        return;
       }
     },
 
     async annotate(p, reply) {
-      const principal = p as Principal;
-      reply.headers(rateLimitHeaders(await limiter.peek(principal.org.id, principal.plan, now())));
+      // A re-authentication during admit() refused the key: that 401 stands, with nothing to annotate.
+      if (!reply.request.principal) return;
+      let principal = p as CheckedPrincipal;
+      let state = await limiter.peek(principal.org.id, principal.plan, now(), accessCheck(principal, 0));
+      if (state.stale) {
+        principal = await reauthenticate(reply.request);
+        state = await limiter.peek(principal.org.id, principal.plan, now());
+      }
+      reply.headers(rateLimitHeaders(state));
     },
 
     recordOutcome(request, status) {
       if (request.principal) usage.record(request.principal.keyId, now(), outcomeOf(status));
     },
   };
+}
+
+/** Sets the RateLimit fields; throws the 429 of the limit that refused, if one did. */
+function admitted(decision: LimitDecision, principal: Principal, reply: FastifyReply): void {
+  const { plan } = principal;
+  reply.headers(rateLimitHeaders(decision));
+  if (decision.refusedBy === 'month') {
+    throw new ApiError(
+      'monthly_quota_exceeded',
+      `The monthly allowance of ${plan.monthlyQuota} requests of the ${plan.name} plan is used up. It resets at ${decision.monthResetsAt.toISOString()} (in ${decision.month.resetSeconds} s).`,
+      { headers: { 'Retry-After': String(decision.month.resetSeconds) } },
+    );
+  }
+  if (decision.refusedBy === 'minute') {
+    throw new ApiError(
+      'rate_limit_exceeded',
+      `More than ${plan.ratePerMinute} requests in this minute (${plan.name} plan). The limit resets in ${decision.minute.resetSeconds} s, at the start of the next UTC minute.`,
+      { headers: { 'Retry-After': String(decision.minute.resetSeconds) } },
+    );
+  }
 }

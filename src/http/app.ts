@@ -9,19 +9,23 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessGate } from './access-gate.ts';
-import { errorHandler } from './error-handler.ts';
-import { RequestLog } from './logging.ts';
+import { errorHandler, frameworkErrors } from './error-handler.ts';
+import { registerOps, withOutages } from './ops.ts';
+import { RequestLog, serializers } from './logging.ts';
+import { loggableUrl, rejectKeyInQuery } from './query-keys.ts';
 import { openApiOptions } from './openapi.ts';
 import { v1Plugin } from './v1.ts';
+import { dashboardPlugin } from '../dashboard/plugin.ts';
 
 export interface AppOptions {
   /** pino options; no logging when absent (tests). */
-  logger?: FastifyServerOptions['logger'];
+  logger?: Exclude<FastifyServerOptions['logger'], boolean>;
 }
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Whatever logger options come in, the redacting serializers apply.
+    logger: options.logger ? { ...(options.logger as object), serializers } : false,
     logController: new RequestLog(),
     genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
     requestIdHeader: false,
@@ -29,12 +33,15 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: false } },
     return503OnClosing: true,
+    frameworkErrors,
   });
 
-  app.setErrorHandler(errorHandler);
+  app.setErrorHandler(withOutages(errorHandler, deps.metrics));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
+    // First of all checks, on every path: a key in a URL is refused and never looked up.
+    rejectKeyInQuery(request.url);
   });
 
   await app.register(swagger, openApiOptions);
@@ -42,12 +49,14 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await registerOps(app, { store: deps.store, metrics: deps.metrics, redis: deps.redis });
 
   const gate = createAccessGate({ store: deps.store, keys: deps.keys, limiter: deps.limiter, usage: deps.usage, now: deps.now });
   await app.register(v1Plugin, { prefix: '/v1', store: deps.store, cursors: deps.cursors, gate });
+  await app.register(async (scope) => dashboardPlugin(scope, deps), { prefix: '/dashboard' });
 
   app.setNotFoundHandler(async (request) => {
-    throw new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}. The API lives under /v1; its reference is at /docs.`);
+    throw new ApiError('route_not_found', `No route ${request.method} ${loggableUrl(request.url.split('?')[0]!)}. The API lives under /v1; its reference is at /docs.`);
   });
 
   return app;

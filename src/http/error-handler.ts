@@ -6,6 +6,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { errorBody } from './error-body.ts';
+import { LIMIT_RULE } from './pagination.ts';
 
 interface AjvError {
   keyword: string;
@@ -20,7 +21,7 @@ function fromValidation(errors: AjvError[]): ApiError {
     const name = String(unknown.params.additionalProperty);
     return new ApiError(
       'unknown_parameter',
-      `Unknown query parameter "${name}". This endpoint pages with cursors only: send the previous page's pagination.next_cursor as cursor.`,
+      `Unknown query parameter "${name}"; /docs lists each endpoint's parameters. Collections page with cursors only, never offset or page: send the previous page's pagination.next_cursor as cursor.`,
       { param: name },
     );
   }
@@ -28,7 +29,7 @@ function fromValidation(errors: AjvError[]): ApiError {
   const param = first?.instancePath.replace(/^\//, '').split('/')[0] || undefined;
   let detail = first?.message ?? 'is invalid';
   if (first?.keyword === 'enum') detail = `must be one of: ${(first.params.allowedValues as string[]).join(', ')}`;
-  if (param === 'limit') detail = 'must be an integer of at least 1 (values above 200 are clamped to 200)';
+  if (param === 'limit') return new ApiError('invalid_parameter', LIMIT_RULE, { param });
   return new ApiError('invalid_parameter', `The ${param ?? 'request'} parameter ${detail}.`, param ? { param } : {});
 }
 
@@ -36,10 +37,25 @@ export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
   const fastifyError = error as Partial<FastifyError> & { validation?: AjvError[] };
   if (fastifyError.validation) return fromValidation(fastifyError.validation);
-  if (fastifyError.code === 'FST_ERR_BAD_URL') {
-    return new ApiError('invalid_parameter', 'The request path is not valid percent-encoding.', { param: 'code_id' });
-  }
   return null;
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors raised while routing (a path that
+ * is not valid percent-encoding, an over-long path parameter). They skip every
+ * hook, so the Request-Id header is set here; without this option Fastify
+ * answers them with a body of its own shape.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('Request-Id', request.id);
+  const param = request.url.startsWith('/v1/codes/') ? { param: 'code_id' } : {};
+  if (error.code === 'FST_ERR_BAD_URL') {
+    sendError(reply, new ApiError('invalid_parameter', 'The request path is not valid percent-encoding: send each reserved or non-ASCII byte as %XX.', param), request.id);
+  } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    sendError(reply, new ApiError('invalid_parameter', 'A path segment is too long.', param), request.id);
+  } else {
+    errorHandler(error, request, reply);
+  }
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {

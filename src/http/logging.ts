@@ -3,18 +3,11 @@
  * text in a URL replaced before it reaches a log line.
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-
-export const KEY_SHAPE = /svc_(?:live|test)_[A-Za-z0-9]{32}/g;
-/** Also catches keys whose underscores or letters were percent-encoded. */
-const KEY_SHAPE_LOOSE = /svc(?:_|%5f)(?:live|test)(?:_|%5f)[A-Za-z0-9%]{32,}/gi;
-
-export function redactKeys(text: string): string {
-  return text.replace(KEY_SHAPE, '[REDACTED]').replace(KEY_SHAPE_LOOSE, '[REDACTED]');
-}
+import { loggableUrl } from './query-keys.ts';
 
 export const serializers = {
   req(request: FastifyRequest) {
-    return { method: request.method, url: redactKeys(request.url) };
+    return { method: request.method, url: loggableUrl(request.url) };
   },
   res(reply: { statusCode: number }) {
     return { statusCode: reply.statusCode };

@@ -25,4 +25,7 @@ export const openApiOptions: SwaggerOptions = {
     },
     security: [{ bearerKey: [] }, { headerKey: [] }],
   },
+  // The document describes the API under /v1 only: pages served elsewhere (the
+  // dashboard's HTML forms, /docs itself) are not part of it, schema or not.
+  transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
 };

@@ -1,9 +1,22 @@
 /** Limits, cursor binding and the page envelope shared by every collection. */
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
 import type { RawPage } from '../store/store.ts';
 import type { CursorCodec, SortKey } from './cursor.ts';
 
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MAX = 200;
+
+export const LIMIT_RULE = 'The limit parameter must be an integer of at least 1 (values above 200 are clamped to 200).';
+
+/**
+ * preValidation hook of the collection routes. Schema coercion would read
+ * "1e2", "0x10", " 5" or "2.0" as integers; a limit is written in decimal digits.
+ */
+export async function rejectLooseLimit(request: FastifyRequest): Promise<void> {
+  const { limit } = request.query as Record<string, unknown>;
+  if (typeof limit === 'string' && !/^[0-9]+$/.test(limit)) throw new ApiError('invalid_parameter', LIMIT_RULE, { param: 'limit' });
+}
 
 /** The contract clamps an over-large limit; smaller-than-1 was refused by the schema. */
 export function effectiveLimit(limit: number | undefined): number {

@@ -51,6 +51,9 @@ export const ChangesQuery = Type.Object(
 
 export const CodeChangesQuery = Type.Object(changeFilters, { additionalProperties: false });
 
+/** GET /v1/codes/{code_id} takes no query parameters: any is unknown_parameter. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
 export const CodeIdParams = Type.Object({
   code_id: Type.String({
     description: '`{system}:{code}`, percent-encoded (a `/` in the code is sent as `%2F`).',
@@ -81,7 +84,8 @@ export const CodeRecord = Type.Object(
   { additionalProperties: false },
 );
 
-const PartialContent = Type.Union([Type.Partial(Type.Object(contentFields, { additionalProperties: false })), Type.Null()]);
+// The options go on Partial: it drops those of the object it is given.
+const PartialContent = Type.Union([Type.Partial(Type.Object(contentFields), { additionalProperties: false }), Type.Null()]);
 
 export const ChangeRecord = Type.Object(
   {

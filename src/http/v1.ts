@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { redactKeys } from './logging.ts';
+import { loggableUrl } from './query-keys.ts';
 import { changesRoutes } from './routes/changes.ts';
 import { codesRoutes } from './routes/codes.ts';
 import type { EndpointName } from '../domain/access.ts';
@@ -32,34 +32,15 @@ const ALLOWED = 'GET, HEAD';
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const PATHS = ['/codes', '/codes/:code_id', '/codes/:code_id/changes', '/changes'];
 
-export function rejectKeyInQuery(url: string): void {
-  const q = url.indexOf('?');
-  if (q === -1) return;
-  const query = url.slice(q + 1);
-  let decoded = query;
-  try {
-    decoded = decodeURIComponent(query.replaceAll('+', ' '));
-  } catch {
-    // Undecodable: the raw text is still checked.
-  }
-  if (redactKeys(query) !== query || redactKeys(decoded) !== decoded) {
-    throw new ApiError(
-      'api_key_in_query',
-      'An API key was sent in the query string, where it leaks into logs and browser history. Send it in the Authorization: Bearer header instead, and consider this key exposed: revoke it and create a new one.',
-    );
-  }
-}
-
 export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void> {
   const { gate } = deps;
 
   app.addHook('onRequest', async (request, reply) => {
-    rejectKeyInQuery(request.url);
     const principal = await gate.authenticate(request);
     const config = request.routeOptions.config;
     let refusal: ApiError | null = null;
     if (request.is404) {
-      refusal = new ApiError('route_not_found', `No route ${request.method} ${redactKeys(request.url.split('?')[0]!)} under /v1.`);
+      refusal = new ApiError('route_not_found', `No route ${request.method} ${loggableUrl(request.url.split('?')[0]!)} under /v1.`);
     } else if (config.allow !== undefined) {
       refusal = new ApiError('method_not_allowed', `${request.method} is not allowed here; allowed: ${config.allow}.`, {
         headers: { Allow: config.allow },

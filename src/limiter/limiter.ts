@@ -21,13 +21,30 @@ export interface LimitDecision {
   month: WindowState;
   /** When the month window resets, for messages. */
   monthResetsAt: Date;
+  /**
+   * The key, organisation or plan the caller looked up may be out of date
+   * (revoked, changed): nothing was counted and the other fields mean
+   * nothing. Look the key up afresh and ask again. Only with an AccessCheck.
+   */
+  stale?: boolean;
+  /** Which state decided: the shared Redis, or this process alone (embedded, or the fallback while Redis is down). */
+  backend?: 'memory' | 'redis' | 'fallback';
+}
+
+/**
+ * Lets a limiter that carries revocation (Redis) vouch for a cached key
+ * lookup in the same round trip that counts the request.
+ */
+export interface AccessCheck {
+  /** The limiter's accessVersion() when the lookup was made or cached. */
+  version: number;
 }
 
 export interface Limiter {
   /** Checks both limits and, when both admit, counts the request against both. */
-  consume(orgId: string, plan: Plan, nowMs: number): Promise<LimitDecision>;
+  consume(orgId: string, plan: Plan, nowMs: number, access?: AccessCheck): Promise<LimitDecision>;
   /** The same decision without counting anything (for responses refused before the limits). */
-  peek(orgId: string, plan: Plan, nowMs: number): Promise<LimitDecision>;
+  peek(orgId: string, plan: Plan, nowMs: number, access?: AccessCheck): Promise<LimitDecision>;
   /** Writes counts to durable storage now. */
   flush(): Promise<void>;
   /** Flushes and stops background work. */

@@ -9,6 +9,9 @@ import type { CounterRow, UsageStore } from '../store/access-store.ts';
 import type { LimitDecision, Limiter } from './limiter.ts';
 import { windowsAt, type Windows } from './windows.ts';
 
+/** How long a graceful stop keeps trying to write counts while the database is busy. */
+const CLOSE_RETRY_MS = 5000;
+
 interface OrgCounts {
   month: string;
   monthCount: number;
@@ -26,6 +29,8 @@ export class MemoryLimiter implements Limiter {
   private readonly counts = new Map<string, OrgCounts>();
   private readonly loading = new Map<string, Promise<OrgCounts>>();
   private readonly dirty = new Set<string>();
+  /** Final counts of months that ended before they were written. */
+  private readonly ended: CounterRow[] = [];
   private readonly timer: NodeJS.Timeout;
   private readonly onFlushError: (error: unknown) => void;
 
@@ -51,6 +56,8 @@ export class MemoryLimiter implements Limiter {
           minute: w.minute,
           minuteCount: stored.get(w.minute) ?? 0,
         };
+        const previous = this.counts.get(orgId);
+        if (previous && previous.month !== w.month) this.endMonth(orgId, previous);
         this.counts.set(orgId, fresh);
         return fresh;
       });
@@ -74,6 +81,7 @@ export class MemoryLimiter implements Limiter {
     // From here on nothing awaits: check and consume are one step.
     if (c.month !== w.month) {
       // Another caller loaded an older month meanwhile; start the new one.
+      this.endMonth(orgId, c);
       c.month = w.month;
       c.monthCount = 0;
     }
@@ -103,9 +111,15 @@ export class MemoryLimiter implements Limiter {
     };
   }
 
+  /** Keeps the last count of a month that is being replaced by the next one, until it is written. */
+  private endMonth(orgId: string, c: OrgCounts): void {
+    if (this.dirty.has(orgId)) this.ended.push({ orgId, window: c.month, count: c.monthCount });
+  }
+
   async flush(): Promise<void> {
-    if (this.dirty.size === 0) return;
-    const rows: CounterRow[] = [];
+    if (this.dirty.size === 0 && this.ended.length === 0) return;
+    const ended = this.ended.splice(0);
+    const rows: CounterRow[] = [...ended];
     const keep = new Set<string>();
     for (const orgId of this.dirty) {
       const c = this.counts.get(orgId);
@@ -120,12 +134,24 @@ export class MemoryLimiter implements Limiter {
       ok = await this.store.flush(rows, [], new Map(), [...keep]);
     } finally {
       // Not written (busy or failed): keep them dirty for the next tick.
-      if (!ok) for (const orgId of written) this.dirty.add(orgId);
+      if (!ok) {
+        for (const orgId of written) this.dirty.add(orgId);
+        this.ended.unshift(...ended);
+      }
     }
   }
 
+  /**
+   * Flushes until everything is written: the database may be busy with
+   * another writer (an import) for a while, and a graceful stop loses nothing.
+   */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    const deadline = Date.now() + CLOSE_RETRY_MS;
     await this.flush();
+    while ((this.dirty.size > 0 || this.ended.length > 0) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await this.flush();
+    }
   }
 }

@@ -28,6 +28,7 @@ export interface AccessStore {
   /** Returns null when the slug is taken. */
   createOrg(org: Organisation): Promise<Organisation | null>;
   getOrg(slug: string): Promise<Organisation | null>;
+  getOrgById(id: string): Promise<Organisation | null>;
   setOrgPlan(slug: string, plan: string): Promise<boolean>;
   listOrgs(): Promise<Organisation[]>;
 

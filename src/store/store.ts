@@ -8,6 +8,7 @@
  */
 import type { ChangeType, CodeContent, CodeStatus } from '../domain/records.ts';
 import type { AccessStore, UsageStore } from './access-store.ts';
+import type { DashboardStore } from './dashboard-store.ts';
 
 export interface CodePageQuery {
   /** Exclusive lower bound on id (binary order). */
@@ -89,6 +90,8 @@ export interface Store {
   readonly access: AccessStore;
   /** Limit counters and per-key daily usage. */
   readonly usage: UsageStore;
+  /** Dashboard users, sessions and audit log. */
+  readonly dashboard: DashboardStore;
   pageCodes(query: CodePageQuery): Promise<RawPage<string>>;
   codeJson(id: string): Promise<string | null>;
   codeExists(id: string): Promise<boolean>;
@@ -113,7 +116,16 @@ export interface Store {
    */
   externalWriteVersion(): number;
 
-  /** Cheap liveness probe of the database. */
+  /** Cheap liveness probe of the database; throws StoreUnavailableError when it cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The database cannot be reached or used right now (connection refused or
+ * lost, shutting down, too many connections). Callers answer 503 with
+ * Retry-After and try again later; it is never a bug of the request.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
 }

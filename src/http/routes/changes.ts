@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ChangeType } from '../../domain/records.ts';
 import { listChanges, listCodeChanges } from '../../services/catalog.ts';
 import type { ChangeKey } from '../../store/store.ts';
-import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, type Collection } from '../pagination.ts';
+import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
 import { ChangeRecord, ChangesQuery, CodeChangesQuery, CodeIdParams, PageOf, errorResponses } from '../schemas.ts';
 import { sendJsonText, type RouteDeps } from './v1-types.ts';
 
@@ -32,6 +32,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
     '/changes',
     {
       config: { endpoint: 'changes.list' },
+      preValidation: rejectLooseLimit,
       schema: {
         operationId: 'listChanges',
         summary: 'List changes',
@@ -68,6 +69,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
     '/codes/:code_id/changes',
     {
       config: { endpoint: 'changes.list' },
+      preValidation: rejectLooseLimit,
       schema: {
         operationId: 'listCodeChanges',
         summary: 'List the changes of one code',

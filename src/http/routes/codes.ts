@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CodeStatus } from '../../domain/records.ts';
 import { getCode, listCodes } from '../../services/catalog.ts';
-import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, type Collection } from '../pagination.ts';
-import { CodeIdParams, CodeRecord, CodesQuery, PageOf, errorResponses } from '../schemas.ts';
+import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
+import { CodeIdParams, CodeRecord, CodesQuery, NoQuery, PageOf, errorResponses } from '../schemas.ts';
 import { sendJsonText, type RouteDeps } from './v1-types.ts';
 
 export const codesCollection: Collection<string> = {
@@ -19,6 +19,7 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
     '/codes',
     {
       config: { endpoint: 'codes.list' },
+      preValidation: rejectLooseLimit,
       schema: {
         operationId: 'listCodes',
         summary: 'List codes',
@@ -51,6 +52,7 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
         summary: 'Get one code',
         tags: ['codes'],
         params: CodeIdParams,
+        querystring: NoQuery,
         response: { 200: CodeRecord, ...errorResponses(404) },
       },
     },

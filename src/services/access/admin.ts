@@ -13,6 +13,12 @@ export interface AdminDeps {
   now: () => number;
   /** Called after any change to keys, organisations or plans (drops auth caches). */
   onChange?: () => void;
+  /**
+   * Awaited after onChange, before the operation returns: tells every other
+   * instance (the Redis access epoch) so a revocation holds for their next
+   * request. Never throws.
+   */
+  afterChange?: () => Promise<void>;
 }
 
 const MAX_RATE = 1_000_000;
@@ -47,6 +53,7 @@ export async function setPlan(deps: AdminDeps, input: PlanInput): Promise<Plan> 
   };
   await deps.store.access.upsertPlan(plan);
   deps.onChange?.();
+  await deps.afterChange?.();
   return plan;
 }
 
@@ -82,6 +89,7 @@ export async function setOrgPlan(deps: AdminDeps, slug: string, planName: string
   await requirePlan(deps, planName);
   if (!(await deps.store.access.setOrgPlan(slug, planName))) throw new InvalidRequest(`no organisation "${slug}"`);
   deps.onChange?.();
+  await deps.afterChange?.();
   return requireOrg(deps, slug);
 }
 
@@ -111,6 +119,7 @@ export async function createKey(deps: AdminDeps, org: Organisation, mode: KeyMod
   };
   await deps.store.access.insertKey({ ...info, hash: hashKey(key) });
   deps.onChange?.();
+  await deps.afterChange?.();
   return { key, info };
 }
 
@@ -120,6 +129,7 @@ export async function revokeKey(deps: AdminDeps, keyId: string, org?: Organisati
   if (!existing || (org && existing.orgId !== org.id)) throw new InvalidRequest(`no key "${keyId}"`);
   const revoked = await deps.store.access.revokeKey(keyId, new Date(deps.now()).toISOString());
   deps.onChange?.();
+  await deps.afterChange?.();
   return revoked!;
 }
 

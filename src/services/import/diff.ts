@@ -38,7 +38,22 @@ export function changeTypeOf(before: CodeContent, after: CodeContent): ChangeTyp
   return 'revised';
 }
 
-/** Binary (UTF-8 byte) order, the order codes are paged in. */
+/**
+ * Binary (UTF-8 byte) order, the order codes are paged in. UTF-8 byte order is
+ * code point order; UTF-16 order differs from it only where a surrogate (an
+ * astral code point) meets U+E000..U+FFFF. Comparing code units saves the two
+ * Buffers per comparison that sorting 100 000 codes spent most of its time on.
+ */
 export function compareBinary(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const xSurrogate = x >= 0xd800 && x <= 0xdfff;
+      const ySurrogate = y >= 0xd800 && y <= 0xdfff;
+      return xSurrogate === ySurrogate ? x - y : xSurrogate ? 1 : -1;
+    }
+  }
+  return a.length - b.length;
 }

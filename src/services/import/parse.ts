@@ -47,13 +47,15 @@ interface RawRow {
 function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow | null {
   const problems: string[] = [];
   const code = typeof raw.code === 'string' ? raw.code : '';
-  if (code === '') problems.push('code is required');
+  if (raw.code !== undefined && raw.code !== null && typeof raw.code !== 'string') problems.push('code must be text');
+  else if (code === '') problems.push('code is required');
   else if (code !== code.trim()) problems.push('code has leading or trailing spaces');
   else if (code.length > MAX_CODE_LENGTH) problems.push(`code is longer than ${MAX_CODE_LENGTH} characters`);
   else if (CONTROL.test(code)) problems.push('code contains control characters');
 
   const display = typeof raw.display === 'string' ? raw.display.trim() : '';
-  if (display === '') problems.push('display is required');
+  if (raw.display !== undefined && raw.display !== null && typeof raw.display !== 'string') problems.push('display must be text');
+  else if (display === '') problems.push('display is required');
 
   let definition: string | null = null;
   if (typeof raw.definition === 'string') definition = raw.definition.trim() === '' ? null : raw.definition;
@@ -219,6 +221,9 @@ async function parseNdjsonFile(file: string, onProgress?: ByteProgress): Promise
   return { rows, errors };
 }
 
-export function parseImportFile(file: string, format: ImportFormat, onProgress?: ByteProgress): Promise<ParseResult> {
-  return format === 'csv' ? parseCsvFile(file, onProgress) : parseNdjsonFile(file, onProgress);
+export async function parseImportFile(file: string, format: ImportFormat, onProgress?: ByteProgress): Promise<ParseResult> {
+  const result = await (format === 'csv' ? parseCsvFile(file, onProgress) : parseNdjsonFile(file, onProgress));
+  // Duplicates are found after the rows are read; report every problem in file order.
+  result.errors.sort((a, b) => a.line - b.line);
+  return result;
 }

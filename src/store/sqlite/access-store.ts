@@ -85,6 +85,11 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
     return r ? orgFromRow(r) : null;
   }
 
+  async getOrgById(id: string): Promise<Organisation | null> {
+    const r = this.stmt('SELECT * FROM organisations WHERE id = ?').get(id) as Row | undefined;
+    return r ? orgFromRow(r) : null;
+  }
+
   async setOrgPlan(slug: string, plan: string): Promise<boolean> {
     return Number(this.stmt('UPDATE organisations SET plan = ? WHERE slug = ?').run(plan, slug).changes) === 1;
   }
@@ -145,7 +150,7 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
     try {
       this.db.exec('BEGIN IMMEDIATE');
     } catch (error) {
-      if ((error as { errcode?: number }).errcode === 5 /* SQLITE_BUSY */) return false;
+      if (((error as { errcode?: number }).errcode ?? 0) % 256 === 5 /* SQLITE_BUSY, or an extended code of it */) return false;
       throw error;
     } finally {
       this.db.exec('PRAGMA busy_timeout = 5000');

@@ -87,6 +87,55 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (key_id, day, outcome)
   ) STRICT, WITHOUT ROWID;
   `,
+  // 3: dashboard users, one-time password links, sessions, sign-in throttling, audit log
+  `
+  CREATE TABLE users (
+    id            TEXT PRIMARY KEY,
+    org_id        TEXT NOT NULL REFERENCES organisations (id),
+    email         TEXT NOT NULL UNIQUE,
+    password_hash TEXT,
+    created_at    TEXT NOT NULL,
+    disabled_at   TEXT
+  ) STRICT;
+
+  CREATE TABLE password_tokens (
+    hash       TEXT PRIMARY KEY,
+    user_id    TEXT NOT NULL REFERENCES users (id),
+    expires_at TEXT NOT NULL,
+    used_at    TEXT
+  ) STRICT;
+
+  CREATE TABLE sessions (
+    hash       TEXT PRIMARY KEY,
+    user_id    TEXT NOT NULL REFERENCES users (id),
+    csrf_token TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX sessions_by_user ON sessions (user_id);
+
+  CREATE TABLE sign_in_failures (
+    subject TEXT NOT NULL,
+    at      TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX sign_in_failures_by_subject ON sign_in_failures (subject, at);
+
+  CREATE TABLE audit_log (
+    id     INTEGER PRIMARY KEY,
+    org_id TEXT NOT NULL,
+    actor  TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target TEXT NOT NULL,
+    at     TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX audit_log_by_org ON audit_log (org_id, id);
+
+  -- One-time form nonces: a resubmitted "create key" form must not create a second key.
+  CREATE TABLE form_nonces (
+    nonce TEXT PRIMARY KEY,
+    at    TEXT NOT NULL
+  ) STRICT;
+  `,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

@@ -21,6 +21,7 @@ import type {
 import { migrateSqlite } from './migrations.ts';
 import { storedCodeFromJson } from '../stored-code.ts';
 import { SqliteAccessStore } from './access-store.ts';
+import { SqliteDashboardStore } from './dashboard-store.ts';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -44,6 +45,7 @@ export class SqliteStore implements Store {
   private readonly importWaitMs: number;
   readonly access: SqliteAccessStore;
   readonly usage: SqliteAccessStore;
+  readonly dashboard: SqliteDashboardStore;
   private readonly statements = new Map<string, StatementSync>();
   private readonly dataVersion: StatementSync;
 
@@ -54,6 +56,7 @@ export class SqliteStore implements Store {
     this.db.exec('PRAGMA foreign_keys = ON');
     migrateSqlite(this.db);
     this.access = this.usage = new SqliteAccessStore(this.db);
+    this.dashboard = new SqliteDashboardStore(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
   }
@@ -115,7 +118,10 @@ export class SqliteStore implements Store {
   /**
    * The keyset (effective_date, id) > (d, i) is split into two index ranges,
    * "same date, larger id" then "later date": a row-value or OR condition
-   * would make SQLite scan every row of the cursor's date.
+   * would make SQLite scan every row of the cursor's date. SQLite runs the
+   * arms of a UNION ALL one after the other, so the rows arrive in key order;
+   * an outer ORDER BY would sort whole rows and double the cost of a page
+   * (140 → 295 µs for 200 rows). The paging property tests guard the order.
    */
   async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey>> {
     const filters: string[] = [];
@@ -144,7 +150,7 @@ export class SqliteStore implements Store {
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
     const db = openDatabase(this.path, 5_000);
     try {
-      db.exec(`PRAGMA busy_timeout = ${this.importWaitMs}`); db.exec('BEGIN IMMEDIATE');
+      await beginImmediate(db, this.importWaitMs);
       try {
         const result = await fn(new SqliteImportTransaction(db));
         db.exec('COMMIT');
@@ -164,6 +170,10 @@ export class SqliteStore implements Store {
   }
 
   async ensureSetting(key: string, value: string): Promise<string> {
+    // Read first: the INSERT needs the write lock even when the key exists, and
+    // every process start calls this, also while an import holds that lock.
+    const kept = await this.getSetting(key);
+    if (kept !== null) return kept;
     this.stmt('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, value);
     return (await this.getSetting(key))!;
   }

@@ -1,0 +1,136 @@
+/** The signed-in pages: overview, keys (create, revoke), audit log, password. */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { KEY_MODES, type KeyMode } from '../domain/access.ts';
+import type { Deps } from '../deps.ts';
+import { InvalidRequest } from '../errors.ts';
+import { windowsAt } from '../limiter/windows.ts';
+import { createKey, listKeys, revokeKey, usageReport } from '../services/access/admin.ts';
+import { resumeSession, sameToken, startSession, type ActiveSession } from '../services/dashboard/sessions.ts';
+import { audit, changePassword } from '../services/dashboard/users.ts';
+import { auditPage, passwordPage } from './pages/account.ts';
+import { messagePage } from './pages/auth.ts';
+import { keyCreatedPage, keysPage, revokeConfirmPage } from './pages/keys.ts';
+import { overviewPage } from './pages/overview.ts';
+import { requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions } from './plugin.ts';
+
+type Form = Record<string, string | undefined>;
+const field = (body: unknown, name: string): string => {
+  const value = (body as Form | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+const NONCE_MEMORY_MS = 24 * 60 * 60 * 1000;
+
+export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+  const { admin, store } = deps;
+
+  /** The session of a POST whose CSRF token matches; otherwise a redirect or a 403 page was sent. */
+  function postedSession(request: FastifyRequest, reply: Parameters<typeof requireSession>[1]): ActiveSession | null {
+    const session = requireSession(request, reply);
+    if (!session) return null;
+    if (!sameToken(field(request.body, '_csrf'), session.csrfToken)) {
+      void sendPage(reply, 403, messagePage('Form expired', 'This form has expired or did not come from this site. Reload the page and try again.'));
+      return null;
+    }
+    return session;
+  }
+
+  const renderKeys = async (session: ActiveSession, error?: string) => {
+    const plan = (await store.access.getPlan(session.org.plan))!;
+    return keysPage(session, await listKeys(admin, session.org), plan, randomBytes(16).toString('base64url'), error);
+  };
+
+  app.get('/', async (request, reply) => {
+    const session = requireSession(request, reply);
+    if (!session) return reply;
+    // Counts are written every second; write them now so the page is exact.
+    await deps.limiter.flush();
+    await deps.usage.flush();
+    const now = deps.now();
+    const month = new Date(now).toISOString().slice(0, 7);
+    return sendPage(reply, 200, overviewPage(session, await usageReport(admin, session.org, month), windowsAt(now).monthResetsAt));
+  });
+
+  app.get('/keys', async (request, reply) => {
+    const session = requireSession(request, reply);
+    if (!session) return reply;
+    return sendPage(reply, 200, await renderKeys(session));
+  });
+
+  app.post('/keys', async (request, reply) => {
+    const session = postedSession(request, reply);
+    if (!session) return reply;
+    const now = new Date(deps.now());
+    const nonce = field(request.body, 'nonce');
+    if (nonce === '' || !(await store.dashboard.useNonce(nonce, now.toISOString(), new Date(now.getTime() - NONCE_MEMORY_MS).toISOString()))) {
+      return sendPage(reply, 409, messagePage('Key already created', 'This form was already sent, so its key was created and shown once; it cannot be shown again. Find it in the list of keys, and revoke it if you did not keep it.'));
+    }
+    const mode = field(request.body, 'mode') || 'live';
+    if (!(KEY_MODES as readonly string[]).includes(mode)) return sendPage(reply, 400, await renderKeys(session, 'Choose live or test.'));
+    try {
+      const { key, info } = await createKey(admin, session.org, mode as KeyMode, field(request.body, 'name'));
+      await audit(admin, session.org.id, session.user.email, 'key.created', `${info.name} (${info.displayPrefix}…, ${info.mode})`);
+      return sendPage(reply, 200, keyCreatedPage(session, key, info));
+    } catch (error) {
+      if (error instanceof InvalidRequest) return sendPage(reply, 400, await renderKeys(session, error.message));
+      throw error;
+    }
+  });
+
+  app.get('/keys/:id/revoke', async (request, reply) => {
+    const session = requireSession(request, reply);
+    if (!session) return reply;
+    const key = await store.access.getKey((request.params as { id: string }).id);
+    if (!key || key.orgId !== session.org.id) return sendPage(reply, 404, messagePage('Not found', 'There is no such key.'));
+    if (key.revokedAt !== null) return reply.redirect('/dashboard/keys', 303);
+    return sendPage(reply, 200, revokeConfirmPage(session, key));
+  });
+
+  app.post('/keys/:id/revoke', async (request, reply) => {
+    const session = postedSession(request, reply);
+    if (!session) return reply;
+    const id = (request.params as { id: string }).id;
+    // Already revoked (the form sent twice): nothing changes, so nothing to record.
+    const existing = await store.access.getKey(id);
+    if (existing && existing.orgId === session.org.id && existing.revokedAt !== null) return reply.redirect('/dashboard/keys', 303);
+    try {
+      const key = await revokeKey(admin, id, session.org);
+      await audit(admin, session.org.id, session.user.email, 'key.revoked', `${key.name} (${key.displayPrefix}…, ${key.mode})`);
+    } catch (error) {
+      if (error instanceof InvalidRequest) return sendPage(reply, 404, messagePage('Not found', 'There is no such key.'));
+      throw error;
+    }
+    return reply.redirect('/dashboard/keys', 303);
+  });
+
+  app.get('/audit', async (request, reply) => {
+    const session = requireSession(request, reply);
+    if (!session) return reply;
+    return sendPage(reply, 200, auditPage(session, await store.dashboard.listAudit(session.org.id, 200)));
+  });
+
+  app.get('/password', async (request, reply) => {
+    const session = requireSession(request, reply);
+    if (!session) return reply;
+    return sendPage(reply, 200, passwordPage(session));
+  });
+
+  app.post('/password', async (request, reply) => {
+    const session = postedSession(request, reply);
+    if (!session) return reply;
+    const next = field(request.body, 'next');
+    if (next !== field(request.body, 'confirm')) return sendPage(reply, 400, passwordPage(session, { error: 'The two new passwords are not the same.' }));
+    try {
+      await changePassword(admin, session.user, field(request.body, 'current'), next);
+    } catch (error) {
+      if (error instanceof InvalidRequest) return sendPage(reply, 400, passwordPage(session, { error: error.message }));
+      throw error;
+    }
+    // The change ended every session of the user; this one continues in a new session.
+    const fresh = await startSession(admin, session.user);
+    reply.setCookie(SESSION_COOKIE, fresh.token, sessionCookieOptions(request));
+    const resumed = await resumeSession(admin, fresh.token);
+    return sendPage(reply, 200, passwordPage(resumed!, { done: true }));
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * The dashboard under /dashboard: server-rendered pages for the users of an
+ * organisation. Security headers on every response, sessions in the database
+ * behind an HttpOnly cookie, a CSRF token on every form, HTML errors.
+ */
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import type { Deps } from '../deps.ts';
+import { resumeSession, SESSION_TTL_MS, type ActiveSession } from '../services/dashboard/sessions.ts';
+import { authRoutes } from './auth-routes.ts';
+import { orgRoutes } from './org-routes.ts';
+import { messagePage } from './pages/auth.ts';
+
+export const SESSION_COOKIE = 'cb_session';
+export const LOGIN_CSRF_COOKIE = 'cb_login_csrf';
+
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in dashboard user's session, when there is one. */
+    dashboardSession?: ActiveSession | null;
+  }
+}
+
+export function isHttps(request: FastifyRequest): boolean {
+  return request.protocol === 'https';
+}
+
+export function sendPage(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(body);
+}
+
+export function sessionCookieOptions(request: FastifyRequest) {
+  return { path: '/dashboard', httpOnly: true, sameSite: 'lax' as const, secure: isHttps(request), maxAge: SESSION_TTL_MS / 1000 };
+}
+
+/** Sends the user to sign in, or returns the session. */
+export function requireSession(request: FastifyRequest, reply: FastifyReply): ActiveSession | null {
+  const session = request.dashboardSession ?? null;
+  if (!session) void reply.redirect('/dashboard/login', 303);
+  return session;
+}
+
+export async function dashboardPlugin(app: FastifyInstance, deps: Deps): Promise<void> {
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers({
+      'Content-Security-Policy': CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'no-referrer',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+      'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), clipboard-write=(self)',
+      'Cache-Control': 'no-store',
+    });
+    if (isHttps(request)) reply.header('Strict-Transport-Security', 'max-age=31536000');
+    request.dashboardSession = await resumeSession(deps.admin, request.cookies[SESSION_COOKIE]);
+  });
+
+  // Handlers first: the plugins registered below copy them when they load.
+  app.setNotFoundHandler(async (_request, reply) => sendPage(reply, 404, messagePage('Not found', 'There is no such page.')));
+  app.setErrorHandler(async (error, request, reply) => {
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'dashboard error');
+    return sendPage(reply, status >= 500 ? 500 : status, messagePage('Something went wrong', status >= 500 ? 'Something went wrong on our side. Try again in a moment.' : 'The request could not be handled.'));
+  });
+  await app.register(fastifyStatic, {
+    root: join(dirname(fileURLToPath(import.meta.url)), 'assets'),
+    prefix: '/assets/',
+    cacheControl: false,
+    decorateReply: false,
+  });
+  await app.register(authRoutes, deps);
+  await app.register(orgRoutes, deps);
+}

@@ -1,0 +1,80 @@
+/**
+ * Operations endpoints, outside /v1 and without a key: /readyz for a load
+ * balancer and /metrics for Prometheus; the request metrics hook; and the
+ * mapping of "a store is down" to 503 service_unavailable with Retry-After,
+ * never to a misleading 401/403/429 or a 500.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { StoreUnavailableError, type Store } from '../store/store.ts';
+import type { Metrics } from './metrics.ts';
+
+export interface OpsDeps {
+  store: Store;
+  metrics: Metrics;
+  /** Present when limits are shared through Redis. */
+  redis: { ping(): Promise<void> } | null;
+}
+
+/** Seconds a client should wait before retrying while a store is down. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+const CHECK_TIMEOUT_MS = 2_500;
+
+async function reachable(check: () => Promise<void>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS)));
+  try {
+    return await Promise.race([check().then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Ready when the database answers. Redis down leaves the instance ready
+ * ("degraded"): it still serves, with per-instance limits, and taking every
+ * instance out of rotation would turn a Redis outage into a full one.
+ */
+export async function registerOps(app: FastifyInstance, deps: OpsDeps): Promise<void> {
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    const [database, redis] = await Promise.all([
+      reachable(() => deps.store.ping()),
+      deps.redis ? reachable(() => deps.redis!.ping()) : Promise.resolve(null),
+    ]);
+    const checks = { database: database ? 'ok' : 'unreachable', redis: redis === null ? 'not configured' : redis ? 'ok' : 'unreachable' };
+    if (!database) {
+      deps.metrics.storeError('database');
+      reply.code(503).header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
+      return { status: 'unavailable', checks };
+    }
+    return { status: redis === false ? 'degraded' : 'ready', checks };
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(deps.metrics.contentType);
+    return deps.metrics.text();
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    deps.metrics.request(request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+}
+
+/** Wraps the error handler: StoreUnavailableError becomes 503 service_unavailable with Retry-After. */
+export function withOutages(
+  handler: (error: unknown, request: FastifyRequest, reply: FastifyReply) => void,
+  metrics: Metrics,
+): (error: unknown, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, request, reply) => {
+    if (!(error instanceof StoreUnavailableError)) return handler(error, request, reply);
+    metrics.storeError('database');
+    request.log.warn({ err: error }, 'database unreachable: answering 503');
+    handler(
+      new ApiError('service_unavailable', 'The service cannot reach its database right now. Retry after the number of seconds in Retry-After.', {
+        headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+      }),
+      request,
+      reply,
+    );
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * What the Redis limiter decides with while Redis is unreachable: an
+ * in-process MemoryLimiter per instance, starting from the counts PostgreSQL
+ * last mirrored, that never writes them back (PostgreSQL holds what Redis
+ * counted). It remembers how many requests it admitted per organisation and
+ * month, so they can be added to Redis once it is back.
+ */
+import type { Plan } from '../domain/access.ts';
+import type { UsageStore } from '../store/access-store.ts';
+import type { LimitDecision } from './limiter.ts';
+import { MemoryLimiter } from './memory-limiter.ts';
+import { windowsAt } from './windows.ts';
+
+export interface Admitted {
+  orgId: string;
+  /** 'month:YYYY-MM' */
+  month: string;
+  count: number;
+}
+
+export class FallbackLimiter {
+  private readonly memory: MemoryLimiter;
+  private readonly admitted = new Map<string, Admitted>();
+
+  constructor(usage: Pick<UsageStore, 'loadCounters'>) {
+    this.memory = new MemoryLimiter(
+      {
+        loadCounters: (orgId, windows) => usage.loadCounters(orgId, windows),
+        flush: async () => true,
+        usageByDay: async () => [],
+      },
+      { flushIntervalMs: 60_000 },
+    );
+  }
+
+  async decide(orgId: string, plan: Plan, nowMs: number, consume: boolean): Promise<LimitDecision> {
+    const decision = consume ? await this.memory.consume(orgId, plan, nowMs) : await this.memory.peek(orgId, plan, nowMs);
+    if (consume && decision.allowed) {
+      const month = windowsAt(nowMs).month;
+      const id = `${orgId} ${month}`;
+      const entry = this.admitted.get(id);
+      if (entry) entry.count++;
+      else this.admitted.set(id, { orgId, month, count: 1 });
+    }
+    return { ...decision, backend: 'fallback' };
+  }
+
+  /** What was admitted, for replay into Redis; this limiter is done after it. */
+  async drain(): Promise<Admitted[]> {
+    await this.memory.close();
+    return [...this.admitted.values()];
+  }
+}

@@ -1,0 +1,346 @@
+/**
+ * The shared limiter for many instances: one Lua script per request checks
+ * the access epoch (revocation), then the monthly allowance, then the minute
+ * rate, and counts the request in both, atomically for every instance.
+ *
+ * Durability: every second each instance copies the counters it touched from
+ * Redis to PostgreSQL (largest value wins), so losing Redis loses at most a
+ * second of counts; a month counter Redis no longer has is seeded from
+ * PostgreSQL before it is used.
+ *
+ * Outage: while Redis cannot be reached, each instance decides alone with a
+ * FallbackLimiter (logged once, counted per request through onRedisError and
+ * the decision's backend), and adds what it admitted to Redis once it is back.
+ */
+import { randomInt } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Plan } from '../domain/access.ts';
+import type { CounterRow, UsageStore } from '../store/access-store.ts';
+import { FallbackLimiter, type Admitted } from './fallback-limiter.ts';
+import type { AccessCheck, LimitDecision, Limiter } from './limiter.ts';
+import { LIMIT_SCRIPT, REPLAY_SCRIPT, SYNC_ACCESS_SCRIPT } from './redis-scripts.ts';
+import { windowsAt, type Windows } from './windows.ts';
+
+export interface RedisLimiterOptions {
+  url: string;
+  /** Prefix of every key. */
+  prefix: string;
+  /** Seeds counters Redis lost and keeps the mirror of Redis's counts. */
+  usage: UsageStore;
+  /** Where PostgreSQL's access version is read (settings.access_version). */
+  settings: { getSetting(key: string): Promise<string | null> };
+  /** Mirror, access poll and recovery probe interval, in ms. */
+  tickMs?: number;
+  /** A Redis command fails: called for every failure (metrics). */
+  onRedisError?: (error: unknown) => void;
+  /** Redis went away or came back, and other things an operator should read. */
+  onWarning?: (message: string, error?: unknown) => void;
+  /** A background write to PostgreSQL failed; retried on the next tick. */
+  onFlushError?: (error: unknown) => void;
+  /** Redis went away (false) or came back (true). */
+  onHealth?: (healthy: boolean) => void;
+}
+
+interface ScriptCommands {
+  cbLimit(...args: (string | number)[]): Promise<[string, string, number, number, number]>;
+  cbReplay(...args: (string | number)[]): Promise<number>;
+  cbSyncAccess(...args: (string | number)[]): Promise<string>;
+}
+
+const EPOCH_TTL_S = 7 * 86_400;
+const MINUTE_TTL_S = 120;
+const MONTH_GRACE_S = 86_400;
+
+/** A random starting epoch: a recreated epoch never equals one an instance has seen. */
+const freshEpoch = () => String(randomInt(1, 2 ** 47));
+
+export class RedisLimiter implements Limiter {
+  private readonly redis: Redis & ScriptCommands;
+  private readonly o: RedisLimiterOptions;
+  private readonly timer: NodeJS.Timeout;
+  private healthy = false;
+  /** Whether an outage was announced (so its end is announced too). */
+  private wasDown = false;
+  private closed = false;
+  /** The access epoch last seen, under a local id that changes with it and on every reconnection. */
+  private view: { id: number; epoch: string } | null = null;
+  private views = 0;
+  private fallback: FallbackLimiter | null = null;
+  private replaying: Admitted[] = [];
+  private readonly seeds = new Map<string, Promise<[number, number]>>();
+  /** Windows counted since the last mirror, by `org month`. */
+  private dirty = new Map<string, { orgId: string; month: string; minute: string }>();
+
+  constructor(options: RedisLimiterOptions) {
+    this.o = options;
+    this.redis = new Redis(options.url, {
+      lazyConnect: true,
+      // While disconnected, fail at once (and decide with the fallback) instead of queueing.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 1_000,
+      commandTimeout: 1_000,
+      retryStrategy: (times) => Math.min(100 * times, 1_000),
+    }) as Redis & ScriptCommands;
+    this.redis.defineCommand('cbLimit', { numberOfKeys: 3, lua: LIMIT_SCRIPT });
+    this.redis.defineCommand('cbReplay', { numberOfKeys: 1, lua: REPLAY_SCRIPT });
+    this.redis.defineCommand('cbSyncAccess', { numberOfKeys: 2, lua: SYNC_ACCESS_SCRIPT });
+    this.redis.on('error', (error) => this.markDown(error));
+    this.redis.on('close', () => this.markDown(new Error('connection to Redis closed')));
+    this.redis.on('ready', () => this.recover().catch((error: unknown) => this.o.onWarning?.('could not resume on Redis', error)));
+    this.timer = setInterval(() => void this.tick(), options.tickMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  /** Connects, waiting at most waitMs; without Redis the instance starts on the fallback. */
+  async start(waitMs = 2_000): Promise<void> {
+    const connected = this.redis.connect().then(
+      () => true,
+      () => false,
+    );
+    const ok = await Promise.race([connected, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs).unref())]);
+    if (!ok) {
+      this.wasDown = true;
+      this.o.onHealth?.(false);
+      this.o.onWarning?.('Redis is not reachable: limits are enforced per instance until it is');
+    }
+    else await this.recover();
+  }
+
+  get isHealthy(): boolean {
+    return this.healthy;
+  }
+
+  /** For the key cache: NaN while no cached lookup can be vouched for (Redis down or not yet seen). */
+  accessVersion(): number {
+    return this.view?.id ?? Number.NaN;
+  }
+
+  consume(orgId: string, plan: Plan, nowMs: number, access?: AccessCheck): Promise<LimitDecision> {
+    return this.decide(orgId, plan, nowMs, true, access);
+  }
+
+  peek(orgId: string, plan: Plan, nowMs: number, access?: AccessCheck): Promise<LimitDecision> {
+    return this.decide(orgId, plan, nowMs, false, access);
+  }
+
+  private async decide(orgId: string, plan: Plan, nowMs: number, consume: boolean, access?: AccessCheck): Promise<LimitDecision> {
+    const w = windowsAt(nowMs);
+    const checked = access !== undefined && !Number.isNaN(access.version);
+    // A lookup cached under an earlier view (before a reconnection or an epoch change) is void.
+    if (checked && (this.view === null || access.version !== this.view.id)) return stale(plan, w);
+    if (!this.healthy) return this.fallbackDecide(orgId, plan, nowMs, consume);
+    const monthKey = this.key(`c:${orgId}:${w.month}`);
+    const minuteKey = this.key(`c:${orgId}:${w.minute}`);
+    const monthTtl = Math.ceil((w.monthResetsAt.getTime() - nowMs) / 1000) + MONTH_GRACE_S;
+    let seed: [number, number] | null = null;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let reply: [string, string, number, number, number];
+      try {
+        reply = await this.redis.cbLimit(
+          this.key('access:epoch'), monthKey, minuteKey,
+          checked ? this.view!.epoch : '', freshEpoch(), EPOCH_TTL_S,
+          plan.monthlyQuota ?? -1, plan.ratePerMinute, consume ? 1 : 0, monthTtl, MINUTE_TTL_S,
+          seed ? seed[0] : '', seed ? seed[1] : 0,
+        );
+      } catch (error) {
+        this.markDown(error);
+        return this.fallbackDecide(orgId, plan, nowMs, consume);
+      }
+      const [status, epoch, refused, month, minute] = reply;
+      this.observeEpoch(epoch);
+      if (status === 'stale') return stale(plan, w);
+      if (status === 'seed') {
+        seed = await this.seedFor(orgId, w);
+        continue;
+      }
+      if (consume && refused === 0) {
+        const id = `${orgId} ${w.month}`;
+        this.dirty.set(id, { orgId, month: w.month, minute: w.minute });
+      }
+      const quota = plan.monthlyQuota;
+      return {
+        allowed: refused === 0,
+        refusedBy: refused === 1 ? 'month' : refused === 2 ? 'minute' : null,
+        minute: { limit: plan.ratePerMinute, remaining: Math.max(0, plan.ratePerMinute - minute), resetSeconds: w.minuteResetSeconds },
+        month: { limit: quota, remaining: quota === null ? null : Math.max(0, quota - month), resetSeconds: w.monthResetSeconds },
+        monthResetsAt: w.monthResetsAt,
+        backend: 'redis',
+      };
+    }
+    throw new Error('the month counter vanished from Redis three times in a row');
+  }
+
+  /** Counts of a window from PostgreSQL, loaded once per organisation and window however many requests wait. */
+  private seedFor(orgId: string, w: Windows): Promise<[number, number]> {
+    const id = `${orgId} ${w.month} ${w.minute}`;
+    let pending = this.seeds.get(id);
+    if (!pending) {
+      pending = this.o.usage.loadCounters(orgId, [w.month, w.minute]).then((c) => [c.get(w.month) ?? 0, c.get(w.minute) ?? 0] as [number, number]);
+      this.seeds.set(id, pending);
+      pending.finally(() => this.seeds.delete(id)).catch(() => undefined);
+    }
+    return pending;
+  }
+
+  private fallbackDecide(orgId: string, plan: Plan, nowMs: number, consume: boolean): Promise<LimitDecision> {
+    this.fallback ??= new FallbackLimiter(this.o.usage);
+    return this.fallback.decide(orgId, plan, nowMs, consume);
+  }
+
+  private observeEpoch(epoch: string): void {
+    if (this.healthy && this.view?.epoch !== epoch) this.view = { id: ++this.views, epoch: String(epoch) };
+  }
+
+  private key(name: string): string {
+    return `${this.o.prefix}${name}`;
+  }
+
+  private markDown(error: unknown): void {
+    if (this.closed) return;
+    this.o.onRedisError?.(error);
+    this.view = null;
+    if (!this.healthy) return;
+    this.healthy = false;
+    this.wasDown = true;
+    this.o.onHealth?.(false);
+    this.o.onWarning?.('Redis is unreachable: limits are enforced per instance until it is back', error);
+  }
+
+  /** Back in service: a new view (every cached lookup is checked again), then what the fallback admitted. */
+  private async recover(): Promise<void> {
+    if (this.healthy || this.closed || this.redis.status !== 'ready') return;
+    this.view = null;
+    this.healthy = true;
+    this.o.onHealth?.(true);
+    if (this.wasDown) this.o.onWarning?.('Redis is reachable again: limits are shared by every instance again');
+    this.wasDown = false;
+    if (this.fallback) {
+      const fallback = this.fallback;
+      this.fallback = null;
+      this.replaying.push(...(await fallback.drain()));
+    }
+    await this.replay();
+  }
+
+  private async replay(): Promise<void> {
+    while (this.replaying.length > 0 && this.healthy) {
+      const a = this.replaying[0]!;
+      const monthKey = this.key(`c:${a.orgId}:${a.month}`);
+      const [year, month] = a.month.slice('month:'.length).split('-').map(Number) as [number, number];
+      const expiresIn = Math.max(0, Math.ceil((Date.UTC(year, month, 1) - Date.now()) / 1000)) + MONTH_GRACE_S;
+      try {
+        let n = await this.redis.cbReplay(monthKey, a.count, '', expiresIn);
+        if (n === -1) {
+          const stored = await this.o.usage.loadCounters(a.orgId, [a.month]);
+          n = await this.redis.cbReplay(monthKey, a.count, stored.get(a.month) ?? 0, expiresIn);
+        }
+        this.replaying.shift();
+        this.dirty.set(`${a.orgId} ${a.month}`, { orgId: a.orgId, month: a.month, minute: '' });
+      } catch (error) {
+        this.o.onFlushError?.(error);
+        return;
+      }
+    }
+  }
+
+  private async tick(): Promise<void> {
+    if (this.closed) return;
+    if (!this.healthy) {
+      if (this.redis.status === 'ready') await this.recover();
+      return;
+    }
+    await this.replay();
+    try {
+      await this.mirror();
+    } catch (error) {
+      this.o.onFlushError?.(error);
+    }
+    await this.accessChanged();
+  }
+
+  /** Copies the counters this instance touched from Redis to PostgreSQL. */
+  async flush(): Promise<void> {
+    if (this.healthy) await this.mirror();
+  }
+
+  private async mirror(): Promise<void> {
+    if (this.dirty.size === 0) return;
+    const entries = [...this.dirty.values()];
+    this.dirty = new Map();
+    try {
+      const keys = entries.flatMap((e) => [this.key(`c:${e.orgId}:${e.month}`), this.key(`c:${e.orgId}:${e.minute || 'none'}`)]);
+      let values: (string | null)[];
+      try {
+        values = await this.redis.mget(keys);
+      } catch (error) {
+        this.markDown(error);
+        throw error;
+      }
+      const rows: CounterRow[] = [];
+      entries.forEach((e, i) => {
+        if (values[2 * i] !== null) rows.push({ orgId: e.orgId, window: e.month, count: Number(values[2 * i]) });
+        if (e.minute !== '' && values[2 * i + 1] !== null) rows.push({ orgId: e.orgId, window: e.minute, count: Number(values[2 * i + 1]) });
+      });
+      const keep = entries.map((e) => e.minute).filter((m) => m !== '');
+      if (rows.length > 0 && !(await this.o.usage.flush(rows, [], new Map(), keep))) throw new Error('usage store busy; counts kept for the next tick');
+    } catch (error) {
+      for (const e of entries) if (!this.dirty.has(`${e.orgId} ${e.month}`)) this.dirty.set(`${e.orgId} ${e.month}`, e);
+      throw error;
+    }
+  }
+
+  /**
+   * Pushes PostgreSQL's access version to Redis: after a revocation or plan
+   * change (awaited by the admin operation, so it holds before the call
+   * returns), and every tick, for changes made by a process without Redis.
+   * Never throws; returns whether Redis was told.
+   */
+  async accessChanged(): Promise<boolean> {
+    let version: string;
+    try {
+      version = (await this.o.settings.getSetting('access_version')) ?? '0';
+    } catch (error) {
+      this.o.onFlushError?.(error);
+      return false;
+    }
+    try {
+      this.observeEpoch(await this.redis.cbSyncAccess(this.key('access:pgversion'), this.key('access:epoch'), version, freshEpoch(), EPOCH_TTL_S));
+      return true;
+    } catch (error) {
+      this.markDown(error);
+      return false;
+    }
+  }
+
+  /** Reachability for /readyz, bounded by the command timeout. */
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    try {
+      await this.flush();
+    } catch (error) {
+      this.o.onFlushError?.(error);
+    }
+    this.closed = true;
+    await this.fallback?.drain();
+    this.fallback = null;
+    if (this.redis.status === 'ready') await this.redis.quit().catch(() => this.redis.disconnect());
+    else this.redis.disconnect();
+  }
+}
+
+function stale(plan: Plan, w: Windows): LimitDecision {
+  return {
+    allowed: false,
+    refusedBy: null,
+    stale: true,
+    minute: { limit: plan.ratePerMinute, remaining: null, resetSeconds: w.minuteResetSeconds },
+    month: { limit: plan.monthlyQuota, remaining: null, resetSeconds: w.monthResetSeconds },
+    monthResetsAt: w.monthResetsAt,
+    backend: 'redis',
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The Lua scripts of the Redis limiter. Redis runs a script atomically, so
+ * each one is a single step for every instance at once.
+ *
+ * Keys (all under the configured prefix):
+ *   access:epoch      a number that changes whenever cached key lookups may be
+ *                     wrong (a revocation, a plan change, lost data); expires
+ *                     after a week unused
+ *   access:pgversion  the settings.access_version of PostgreSQL last pushed
+ *   c:{org}:month:…   requests counted in a UTC month; expire a day after it
+ *   c:{org}:minute:…  requests counted in a UTC minute; expire after 2 minutes
+ */
+
+/**
+ * Checks access, then the month, then the minute, and counts the request in
+ * both only when both admit it.
+ *
+ * KEYS: epoch, month counter, minute counter
+ * ARGV: 1 expected epoch ('' = no check), 2 epoch to create if missing,
+ *       3 epoch ttl s, 4 monthly quota (-1 = unlimited), 5 rate per minute,
+ *       6 consume (1|0), 7 month ttl s, 8 minute ttl s,
+ *       9 month seed ('' = none), 10 minute seed
+ * Returns {status, epoch, refused (0 none, 1 month, 2 minute), month count, minute count};
+ * status 'stale' (expected epoch differs) and 'seed' (month counter missing:
+ * call again with counts from PostgreSQL) count nothing.
+ */
+export const LIMIT_SCRIPT = `
+local epoch = redis.call('GET', KEYS[1])
+if not epoch then
+  epoch = ARGV[2]
+  redis.call('SET', KEYS[1], epoch, 'EX', ARGV[3])
+end
+if ARGV[1] ~= '' and ARGV[1] ~= epoch then
+  return {'stale', epoch, 0, 0, 0}
+end
+local month = redis.call('GET', KEYS[2])
+if not month then
+  if ARGV[9] == '' then
+    return {'seed', epoch, 0, 0, 0}
+  end
+  month = ARGV[9]
+  redis.call('SET', KEYS[2], month, 'EX', ARGV[7])
+  redis.call('SET', KEYS[3], ARGV[10], 'EX', ARGV[8], 'NX')
+end
+month = tonumber(month)
+local minute = tonumber(redis.call('GET', KEYS[3]) or '0')
+local quota = tonumber(ARGV[4])
+local refused = 0
+if quota >= 0 and month >= quota then
+  refused = 1
+elseif minute >= tonumber(ARGV[5]) then
+  refused = 2
+end
+if refused == 0 and ARGV[6] == '1' then
+  month = redis.call('INCR', KEYS[2])
+  minute = redis.call('INCR', KEYS[3])
+  if redis.call('TTL', KEYS[3]) < 0 then
+    redis.call('EXPIRE', KEYS[3], ARGV[8])
+  end
+end
+return {'ok', epoch, refused, month, minute}
+`;
+
+/**
+ * Adds requests served while Redis was unreachable to a month counter.
+ * KEYS: month counter. ARGV: 1 count, 2 seed ('' = none), 3 ttl s.
+ * Returns the new count, or -1 when the counter is missing and no seed was given.
+ */
+export const REPLAY_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  if ARGV[2] == '' then
+    return -1
+  end
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+end
+return redis.call('INCRBY', KEYS[1], ARGV[1])
+`;
+
+/**
+ * Pushes PostgreSQL's access version: when it differs from the one last
+ * pushed, the epoch moves and every instance's cached key lookups are void.
+ * KEYS: pgversion, epoch. ARGV: 1 version, 2 epoch to create if missing, 3 ttl s.
+ * Returns the epoch.
+ */
+export const SYNC_ACCESS_SCRIPT = `
+local stored = redis.call('GET', KEYS[1])
+if stored ~= ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
+  if redis.call('EXISTS', KEYS[2]) == 1 then
+    redis.call('INCR', KEYS[2])
+  else
+    redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+  end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[3])
+end
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return redis.call('GET', KEYS[2])
+`;

@@ -1,0 +1,156 @@
+/**
+ * Dashboard users: created by the operator with a one-time link to set a
+ * password, signing in with throttling per account and per address, changing
+ * their password, being disabled. Every change lands in the audit log.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Organisation } from '../../domain/access.ts';
+import { InvalidRequest } from '../../errors.ts';
+import type { User } from '../../store/dashboard-store.ts';
+import type { Store } from '../../store/store.ts';
+import { randomAlphanumeric } from '../access/api-keys.ts';
+import { checkPasswordRules, DUMMY_HASH, hashPassword, verifyPassword } from './passwords.ts';
+
+export interface UserDeps {
+  store: Store;
+  now: () => number;
+}
+
+export const LINK_VALIDITY_MS = 24 * 60 * 60 * 1000;
+export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+export const MAX_FAILURES_PER_ACCOUNT = 5;
+export const MAX_FAILURES_PER_ADDRESS = 20;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function normaliseEmail(email: string): string {
+  const e = email.trim().toLowerCase();
+  // JSON quoting keeps the message on one line whatever was typed.
+  if (!EMAIL.test(e)) throw new InvalidRequest(`${JSON.stringify(email)} is not an email address`);
+  return e;
+}
+
+export async function audit(deps: UserDeps, orgId: string, actor: string, action: string, target: string): Promise<void> {
+  await deps.store.dashboard.addAudit({ orgId, actor, action, target, at: iso(deps.now()) });
+}
+
+/** A new one-time link token for the user; only its hash is stored. */
+async function issueLinkToken(deps: UserDeps, user: User): Promise<{ token: string; expiresAt: string }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = iso(deps.now() + LINK_VALIDITY_MS);
+  await deps.store.dashboard.createPasswordToken(sha256(token), user.id, expiresAt);
+  return { token, expiresAt };
+}
+
+export async function createUser(deps: UserDeps, org: Organisation, email: string): Promise<{ user: User; token: string; expiresAt: string }> {
+  const user = await deps.store.dashboard.createUser({
+    id: `usr_${randomAlphanumeric(16)}`,
+    orgId: org.id,
+    email: normaliseEmail(email),
+    passwordHash: null,
+    createdAt: iso(deps.now()),
+    disabledAt: null,
+  });
+  if (!user) throw new InvalidRequest(`a user with email ${normaliseEmail(email)} already exists`);
+  await audit(deps, org.id, 'operator', 'user.created', user.email);
+  return { user, ...(await issueLinkToken(deps, user)) };
+}
+
+/** A fresh one-time link for an existing user (forgotten password); older links stay valid until used or expired. */
+export async function newPasswordLink(deps: UserDeps, email: string): Promise<{ user: User; token: string; expiresAt: string }> {
+  const user = await requireUser(deps, email);
+  if (user.disabledAt !== null) throw new InvalidRequest(`user ${user.email} is disabled`);
+  return { user, ...(await issueLinkToken(deps, user)) };
+}
+
+export async function requireUser(deps: UserDeps, email: string): Promise<User> {
+  const user = await deps.store.dashboard.getUserByEmail(normaliseEmail(email));
+  if (!user) throw new InvalidRequest(`no user with email ${normaliseEmail(email)}`);
+  return user;
+}
+
+export async function disableUser(deps: UserDeps, email: string): Promise<User> {
+  const user = await requireUser(deps, email);
+  await deps.store.dashboard.disableUser(user.id, iso(deps.now()));
+  await deps.store.dashboard.deleteUserSessions(user.id);
+  await audit(deps, user.orgId, 'operator', 'user.disabled', user.email);
+  return (await deps.store.dashboard.getUser(user.id))!;
+}
+
+/** Sets the password through a one-time link token; the token works once. */
+export async function setPasswordWithToken(deps: UserDeps, token: string, password: string): Promise<User> {
+  checkPasswordRules(password);
+  const userId = await deps.store.dashboard.consumePasswordToken(sha256(token), iso(deps.now()));
+  const user = userId === null ? null : await deps.store.dashboard.getUser(userId);
+  if (!user || user.disabledAt !== null) throw new InvalidRequest('This link is not valid: it was already used, has expired, or was never issued. Ask your operator for a new one.');
+  await deps.store.dashboard.setPassword(user.id, await hashPassword(password));
+  await deps.store.dashboard.deleteUserSessions(user.id);
+  await audit(deps, user.orgId, user.email, 'password.set', user.email);
+  return user;
+}
+
+export async function changePassword(deps: UserDeps, user: User, current: string, next: string): Promise<void> {
+  if (!user.passwordHash || !(await verifyPassword(current, user.passwordHash))) throw new InvalidRequest('The current password is not correct.');
+  checkPasswordRules(next);
+  await deps.store.dashboard.setPassword(user.id, await hashPassword(next));
+  await deps.store.dashboard.deleteUserSessions(user.id);
+  await audit(deps, user.orgId, user.email, 'password.changed', user.email);
+}
+
+export class SignInThrottled extends Error {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super('Too many failed sign-in attempts. Wait a few minutes and try again.');
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
+ * Sign-in attempts under way, per store and subject. An attempt counts the ones
+ * that started before it as failures until they are decided, so guesses sent
+ * all at once cannot each pass the check before any failure is recorded.
+ */
+const attemptsUnderWay = new WeakMap<object, Map<string, number>>();
+
+/**
+ * Checks email and password. Refuses (SignInThrottled) once an account or an
+ * address has too many recent failures, whether or not the password is right.
+ * Unknown emails cost the same scrypt work as known ones.
+ */
+export async function signIn(deps: UserDeps, emailInput: string, password: string, address: string): Promise<User | null> {
+  const email = emailInput.trim().toLowerCase();
+  const dash = deps.store.dashboard;
+  const accountSubject = `email:${email}`;
+  const addressSubject = `ip:${address}`;
+  const underWay = attemptsUnderWay.get(dash) ?? new Map<string, number>();
+  attemptsUnderWay.set(dash, underWay);
+  const [accountEarlier, addressEarlier] = [accountSubject, addressSubject].map((s) => underWay.get(s) ?? 0) as [number, number];
+  for (const s of [accountSubject, addressSubject]) underWay.set(s, (underWay.get(s) ?? 0) + 1);
+  try {
+    const since = iso(deps.now() - THROTTLE_WINDOW_MS);
+    if (
+      (await dash.countSignInFailures(accountSubject, since)) + accountEarlier >= MAX_FAILURES_PER_ACCOUNT ||
+      (await dash.countSignInFailures(addressSubject, since)) + addressEarlier >= MAX_FAILURES_PER_ADDRESS
+    ) {
+      throw new SignInThrottled(THROTTLE_WINDOW_MS / 1000);
+    }
+    const user = await dash.getUserByEmail(email);
+    const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+    if (!user || !ok || user.passwordHash === null || user.disabledAt !== null) {
+      const at = iso(deps.now());
+      await dash.recordSignInFailure(accountSubject, at);
+      await dash.recordSignInFailure(addressSubject, at);
+      return null;
+    }
+    await dash.clearSignInFailures(accountSubject);
+    return user;
+  } finally {
+    for (const s of [accountSubject, addressSubject]) {
+      const left = underWay.get(s)! - 1;
+      if (left === 0) underWay.delete(s);
+      else underWay.set(s, left);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/** The operations of one import, on the connection that holds the import lock. */
+import type pg from 'pg';
+import type { CodeStatus } from '../../domain/records.ts';
+import type { ChangeWrite, CodeWrite, ImportTransaction, StoredCode } from '../store.ts';
+import { storedCodeFromJson } from '../stored-code.ts';
+import { arrays, exec } from './pg-client.ts';
+
+/** Rows per INSERT … SELECT FROM unnest(…): large enough to amortise the round trip. */
+const CHUNK = 5_000;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+export class PostgresImportTransaction implements ImportTransaction {
+  private readonly client: pg.PoolClient;
+
+  constructor(client: pg.PoolClient) {
+    this.client = client;
+  }
+
+  async codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>> {
+    const found = await arrays<[string, string, CodeStatus]>(this.client, 'SELECT code, hash, status FROM codes WHERE system = $1', [system]);
+    const map = new Map<string, { hash: string; status: CodeStatus }>();
+    for (const [code, hash, status] of found) map.set(code, { hash, status });
+    return map;
+  }
+
+  async codesById(ids: string[]): Promise<StoredCode[]> {
+    const out: StoredCode[] = [];
+    for (const part of chunks(ids)) {
+      const found = await arrays<[string]>(this.client, 'SELECT json FROM codes WHERE id = ANY($1::text[])', [part]);
+      for (const [json] of found) out.push(storedCodeFromJson(json));
+    }
+    return out;
+  }
+
+  async latestEffectiveDate(): Promise<string | null> {
+    const [[latest] = [null]] = await arrays<[string | null]>(this.client, 'SELECT max(effective_date) FROM changes');
+    return latest;
+  }
+
+  /**
+   * Read under the import lock, after every earlier import has committed
+   * (READ COMMITTED takes a fresh snapshot per statement), so ids are dense
+   * and grow in commit order.
+   */
+  async nextChangeId(): Promise<number> {
+    const [[next] = ['1']] = await arrays<[string]>(this.client, 'SELECT coalesce(max(id), 0) + 1 FROM changes');
+    return Number(next);
+  }
+
+  async writeChanges(changes: ChangeWrite[]): Promise<void> {
+    for (const part of chunks(changes)) {
+      await exec(
+        this.client,
+        `INSERT INTO changes (id, code_id, system, type, effective_date, json)
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+        [part.map((c) => c.id), part.map((c) => c.codeId), part.map((c) => c.system), part.map((c) => c.type), part.map((c) => c.effectiveDate), part.map((c) => c.json)],
+      );
+    }
+  }
+
+  async writeCodes(codes: CodeWrite[]): Promise<void> {
+    // One statement may not upsert a row twice: the last write of an id wins, as it would row by row.
+    const last = new Map<string, CodeWrite>();
+    for (const c of codes) last.set(c.id, c);
+    for (const part of chunks([...last.values()])) {
+      await exec(
+        this.client,
+        `INSERT INTO codes (id, system, code, status, hash, json)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+         ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
+        [part.map((c) => c.id), part.map((c) => c.system), part.map((c) => c.code), part.map((c) => c.status), part.map((c) => c.hash), part.map((c) => c.json)],
+      );
+    }
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The connection pool, named (server-side prepared) statements, and the line
+ * between "the database is unreachable" (StoreUnavailableError, a 503) and
+ * every other error (a bug or a constraint, a 500 or the caller's business).
+ */
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { StoreUnavailableError } from '../store.ts';
+
+export interface PoolOptions {
+  url: string;
+  /** Schema to work in (search_path); tests give each store a fresh one. */
+  schema?: string;
+  max?: number;
+  /** Called for errors of idle connections, which have no caller to throw to. */
+  onIdleError?: (error: Error) => void;
+}
+
+export const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function createPool(o: PoolOptions): pg.Pool {
+  if (o.schema !== undefined && !SCHEMA_PATTERN.test(o.schema)) throw new Error(`invalid schema name "${o.schema}"`);
+  const pool = new pg.Pool({
+    connectionString: o.url,
+    max: o.max ?? 10,
+    // Fail fast while the database is unreachable: the request gets a 503 instead of hanging.
+    connectionTimeoutMillis: 2_000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    application_name: 'codebook',
+    ...(o.schema !== undefined ? { options: `-c search_path=${o.schema}` } : {}),
+  });
+  // An idle connection that breaks (the server restarts) must not crash the process.
+  pool.on('error', (error) => o.onIdleError?.(error));
+  return pool;
+}
+
+/** SQLSTATE classes and node errors that mean "cannot reach or use the database right now". */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P0|58|3D000|28000|28P01)/;
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|connection is closed|Client was closed/i;
+
+export function isUnavailable(error: unknown): boolean {
+  if (error instanceof StoreUnavailableError) return true;
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (e === null || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE_CODES.has(code)) return true;
+  return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message);
+}
+
+/** Connection failures become StoreUnavailableError; everything else is passed through. */
+export function storeError(error: unknown): unknown {
+  if (error instanceof StoreUnavailableError || !isUnavailable(error)) return error;
+  return new StoreUnavailableError('PostgreSQL is unreachable', { cause: error });
+}
+
+export type Queryable = pg.Pool | pg.PoolClient;
+export type Value = string | number | boolean | null | string[] | number[];
+
+const names = new Map<string, string>();
+
+/** A stable name per SQL text: each connection parses and plans it once. */
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `cb_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+export async function rows<R extends pg.QueryResultRow>(db: Queryable, text: string, values: Value[] = []): Promise<R[]> {
+  try {
+    return (await db.query<R>({ name: statementName(text), text, values })).rows;
+  } catch (error) {
+    throw storeError(error);
+  }
+}
+
+/** Rows as arrays: no object per row on the hot path. */
+export async function arrays<R extends unknown[]>(db: Queryable, text: string, values: Value[] = []): Promise<R[]> {
+  try {
+    return (await db.query<R>({ name: statementName(text), text, values, rowMode: 'array' })).rows;
+  } catch (error) {
+    throw storeError(error);
+  }
+}
+
+export async function exec(db: Queryable, text: string, values: Value[] = []): Promise<number> {
+  try {
+    return (await db.query({ name: statementName(text), text, values })).rowCount ?? 0;
+  } catch (error) {
+    throw storeError(error);
+  }
+}
+
+/** Runs fn in a transaction on a connection of its own; rolls back on any throw. */
+export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw storeError(error);
+  }
+  let broken: Error | undefined;
+  try {
+    await exec(client, 'BEGIN');
+    const result = await fn(client);
+    await exec(client, 'COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      await client.query('ROLLBACK');
+    } catch (rollbackError) {
+      // The connection is gone: drop it from the pool instead of reusing it.
+      broken = rollbackError as Error;
+    }
+    throw storeError(error);
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * A 64-bit advisory lock key for a purpose, scoped to the schema so that
+ * stores in different schemas of one database do not exclude each other.
+ */
+export const LOCK_KEY_SQL = `hashtextextended(current_schema() || $1, 0)`;

@@ -1,0 +1,155 @@
+/**
+ * Store over PostgreSQL (pg Pool). Reads are named statements returning the
+ * records' ready JSON; an import runs in one transaction on a connection of
+ * its own, after taking a transaction-scoped advisory lock that excludes every
+ * other import in every process. Connection failures surface as
+ * StoreUnavailableError, and the pool reconnects by itself once the database
+ * is back.
+ */
+import type pg from 'pg';
+import type {
+  ChangeKey,
+  ChangePageQuery,
+  CodePageQuery,
+  ImportTransaction,
+  RawPage,
+  Store,
+} from '../store.ts';
+import { PostgresAccessStore } from './access-store.ts';
+import { PostgresDashboardStore } from './dashboard-store.ts';
+import { PostgresImportTransaction } from './import-transaction.ts';
+import { migratePostgres } from './migrations.ts';
+import { arrays, createPool, exec, LOCK_KEY_SQL, rows, storeError, transaction, type PoolOptions, type Value } from './pg-client.ts';
+
+export interface PostgresStoreOptions extends PoolOptions {
+  /** How long an import waits for another import to finish, in ms. */
+  importWaitMs?: number;
+}
+
+const LOCK_NOT_AVAILABLE = '55P03';
+
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  readonly pool: pg.Pool;
+  readonly access: PostgresAccessStore;
+  readonly usage: PostgresAccessStore;
+  readonly dashboard: PostgresDashboardStore;
+  private readonly importWaitMs: number;
+
+  private constructor(pool: pg.Pool, importWaitMs: number) {
+    this.pool = pool;
+    this.importWaitMs = importWaitMs;
+    this.access = this.usage = new PostgresAccessStore(pool);
+    this.dashboard = new PostgresDashboardStore(pool);
+  }
+
+  /** Connects and brings the schema up to date (safe with many instances starting at once). */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const pool = createPool(options);
+    try {
+      await migratePostgres(pool);
+    } catch (error) {
+      await pool.end();
+      throw storeError(error);
+    }
+    return new PostgresStore(pool, options.importWaitMs ?? 10 * 60_000);
+  }
+
+  /** No in-process cache can tell that another instance committed: NaN (caches nothing). */
+  externalWriteVersion(): number {
+    return Number.NaN;
+  }
+
+  async pageCodes(q: CodePageQuery): Promise<RawPage<string>> {
+    const values: Value[] = [q.after ?? '', q.limit + 1];
+    const where = ['id > $1'];
+    if (q.system !== null) where.push(`system = $${values.push(q.system)}`);
+    if (q.status !== null) where.push(`status = $${values.push(q.status)}`);
+    const found = await arrays<[string, string]>(this.pool, `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $2`, values);
+    return toRawPage(found, q.limit, 1, (row) => row[0]);
+  }
+
+  async codeJson(id: string): Promise<string | null> {
+    const [row] = await arrays<[string]>(this.pool, 'SELECT json FROM codes WHERE id = $1', [id]);
+    return row ? row[0] : null;
+  }
+
+  async codeExists(id: string): Promise<boolean> {
+    return (await arrays(this.pool, 'SELECT 1 FROM codes WHERE id = $1', [id])).length > 0;
+  }
+
+  async countCodes(): Promise<number> {
+    const [[n] = ['0']] = await arrays<[string]>(this.pool, 'SELECT count(*) FROM codes');
+    return Number(n);
+  }
+
+  /**
+   * PostgreSQL compares the row value (effective_date, id) as one index range
+   * on (…, effective_date, id), so unlike SQLite it needs no split.
+   */
+  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey>> {
+    const values: Value[] = [q.limit + 1];
+    const where: string[] = [];
+    const add = (condition: (p: string) => string, value: string | number | null) => {
+      if (value !== null) where.push(condition(`$${values.push(value)}`));
+    };
+    add((p) => `code_id = ${p}`, q.codeId);
+    add((p) => `system = ${p}`, q.system);
+    add((p) => `type = ${p}`, q.type);
+    add((p) => `effective_date >= ${p}`, q.effectiveFrom);
+    add((p) => `effective_date <= ${p}`, q.effectiveTo);
+    if (q.after !== null) {
+      const date = `$${values.push(q.after.effectiveDate)}`;
+      const id = `$${values.push(q.after.id)}::bigint`;
+      where.push(`(effective_date, id) > (${date}, ${id})`);
+    }
+    const sql = `SELECT effective_date, id, json FROM changes ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY effective_date, id LIMIT $1`;
+    const found = await arrays<[string, string, string]>(this.pool, sql, values);
+    return toRawPage(found, q.limit, 2, (row) => ({ effectiveDate: row[0], id: Number(row[1]) }));
+  }
+
+  async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
+    return transaction(this.pool, async (client) => {
+      await exec(client, `SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.importWaitMs))}`);
+      try {
+        await exec(client, `SELECT pg_advisory_xact_lock(${LOCK_KEY_SQL})`, [':codebook.import']);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw error;
+        throw new Error(`another import held the import lock for more than ${Math.round(this.importWaitMs / 1000)} s`, { cause: error });
+      }
+      await exec(client, 'SET LOCAL lock_timeout = 0');
+      return fn(new PostgresImportTransaction(client));
+    });
+  }
+
+  async getSetting(key: string): Promise<string | null> {
+    const [row] = await arrays<[string]>(this.pool, 'SELECT value FROM settings WHERE key = $1', [key]);
+    return row ? row[0] : null;
+  }
+
+  async ensureSetting(key: string, value: string): Promise<string> {
+    // A racing insert waits for the other's commit, then does nothing and reads its value.
+    await exec(this.pool, 'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value]);
+    return (await this.getSetting(key))!;
+  }
+
+  async ping(): Promise<void> {
+    await rows(this.pool, 'SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end();
+  }
+}
+
+/**
+ * Rows come back as arrays with limit+1 fetched, so the extra row tells
+ * has_more; the records' JSON is joined as text, never parsed.
+ */
+function toRawPage<R extends unknown[], K>(found: R[], limit: number, jsonAt: number, key: (row: R) => K): RawPage<K> {
+  const count = Math.min(found.length, limit);
+  let json = '';
+  for (let i = 0; i < count; i++) json += (i === 0 ? '' : ',') + (found[i]![jsonAt] as string);
+  return { json, count, last: count === 0 ? null : key(found[count - 1]!), hasMore: found.length > limit };
+}

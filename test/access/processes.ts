@@ -1,0 +1,120 @@
+/** Real processes for the access tests: the server (src/main.ts) and the operator CLI (bin/codebook.js). */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The environment of a child: this one's, minus what would change its behaviour, plus the given settings. */
+function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'PORT', 'HOST', 'LOG_LEVEL']) delete env[name];
+  return { ...env, ...settings };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `codebook ARGS` against the database file, with a time limit. */
+export function runCli(dbPath: string, args: string[], timeoutMs = 20_000): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/codebook.js', ...args], {
+      cwd: ROOT,
+      env: childEnv({ DATABASE_URL: `sqlite:${dbPath}` }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`codebook ${args.join(' ')} did not finish within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs the CLI and parses its --json output; fails with its stderr otherwise. */
+export async function cliJson<T = unknown>(dbPath: string, args: string[]): Promise<T> {
+  const r = await runCli(dbPath, [...args, '--json']);
+  if (r.code !== 0) throw new Error(`codebook ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Everything the process wrote to stdout so far. */
+  output(): string;
+  /** The demo key when this start created it (an empty database), else null. */
+  demoKey: string | null;
+  /** Waits for the process to end (after a signal); resolves with its exit code or signal. */
+  exited(timeoutMs?: number): Promise<string>;
+  /** SIGKILL unless already gone. */
+  kill(): void;
+}
+
+/** Starts `node src/main.ts` on the database file and waits until it listens. */
+export function startServer(dbPath: string, timeoutMs = 30_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: ROOT,
+    env: childEnv({ DATABASE_URL: `sqlite:${dbPath}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let ended: string | null = null;
+  const endWaiters: ((how: string) => void)[] = [];
+  child.on('exit', (code, signal) => {
+    ended = signal ?? String(code);
+    for (const w of endWaiters.splice(0)) w(ended);
+  });
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const server: Omit<ServerProcess, 'baseUrl' | 'demoKey'> = {
+    child,
+    output: () => stdout,
+    exited(ms = 15_000) {
+      if (ended !== null) return Promise.resolve(ended);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the server did not exit within ${ms} ms`)), ms);
+        endWaiters.push((how) => {
+          clearTimeout(timer);
+          resolve(how);
+        });
+      });
+    },
+    kill() {
+      if (ended === null && child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      server.kill();
+      reject(new Error(`the server did not listen within ${timeoutMs} ms; stderr: ${stderr}`));
+    }, timeoutMs);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited before listening; stderr: ${stderr}`));
+    });
+    child.stdout!.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      const listening = /Server listening at (http:\/\/[^"\s]+)/.exec(stdout);
+      if (!listening) return;
+      // On an empty database the banner with the demo key follows the listen.
+      const demoKey = /Bearer (svc_live_[A-Za-z0-9]{32})/.exec(stdout)?.[1] ?? null;
+      if (demoKey === null && /empty database/.test(stdout)) return;
+      clearTimeout(timer);
+      resolve({ ...server, baseUrl: listening[1]!, demoKey });
+    });
+  });
+}

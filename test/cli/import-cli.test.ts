@@ -1,0 +1,192 @@
+/** The real operator CLI (bin/codebook.js) in a child process: `import` and `demo`. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { tempDir } from '../helpers/context.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = join(ROOT, 'bin', 'codebook.js');
+
+let dir: string;
+let dbPath: string;
+beforeEach(() => {
+  dir = tempDir();
+  dbPath = join(dir, 'x.db');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function codebook(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}` } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** What the database holds, read through the store: code ids and change count. */
+async function contents(): Promise<{ codes: string[]; changes: number; json: string }> {
+  const store = new SqliteStore({ path: dbPath });
+  try {
+    const codes = await store.pageCodes({ after: null, limit: 200, system: null, status: null });
+    const changes = await store.pageChanges({ after: null, limit: 200, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null });
+    assert.equal(codes.hasMore || changes.hasMore, false, 'the test data fits one page');
+    return { codes: (JSON.parse(`[${codes.json}]`) as { id: string }[]).map((c) => c.id), changes: changes.count, json: codes.json + changes.json };
+  } finally {
+    await store.close();
+  }
+}
+
+const GOOD = 'code,display,status\nA,Alpha,active\nB,Beta,active\n';
+const IMPORT = ['--system', 'demo', '--release', 'r1', '--effective-date', '2024-01-01'];
+
+describe('codebook import', () => {
+  test('prints a summary line and exits 0', async () => {
+    const run = await codebook('import', file('codes.csv', GOOD), ...IMPORT);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^imported demo r1 \(effective 2024-01-01, snapshot\): 2 rows — added 2, revised 0, retired 0, reactivated 0, unchanged 0; changes 1–2; \d+\.\d\d s\n$/);
+    assert.equal(run.stderr, '');
+    assert.deepEqual((await contents()).codes, ['demo:A', 'demo:B']);
+  });
+
+  test('--json prints one parseable JSON summary with the counts', async () => {
+    await codebook('import', file('codes.csv', GOOD), ...IMPORT);
+    const run = await codebook('import', file('next.ndjson', '{"code":"A","display":"Alpha!"}\n{"code":"C","display":"Gamma"}\n'), '--system', 'demo', '--release', 'r2', '--effective-date', '2024-02-01', '--json');
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout);
+    assert.deepEqual(
+      { ...summary, durationMs: 0 },
+      { system: 'demo', release: 'r2', effectiveDate: '2024-02-01', mode: 'snapshot', rows: 2, added: 1, revised: 1, retired: 1, reactivated: 0, unchanged: 0, firstChangeId: 3, lastChangeId: 5, durationMs: 0 },
+    );
+  });
+
+  const badArguments: [string, string[], RegExp][] = [
+    ['missing --system', ['import', 'FILE', '--release', 'r1', '--effective-date', '2024-01-01'], /missing --system/],
+    ['a bad --effective-date', ['import', 'FILE', '--system', 'demo', '--release', 'r1', '--effective-date', '2024-13-01'], /--effective-date "2024-13-01" must be a calendar date/],
+    ['an unknown flag', ['import', 'FILE', ...IMPORT, '--offset', '3'], /Unknown option '--offset'/],
+    ['an unknown --format', ['import', 'FILE', ...IMPORT, '--format', 'xlsx'], /--format must be one of csv, ndjson \(got "xlsx"\)/],
+    ['an unknown --mode', ['import', 'FILE', ...IMPORT, '--mode', 'merge'], /--mode must be one of snapshot, delta/],
+    ['a missing file', ['import', 'MISSING', ...IMPORT], /no such file: .*nope\.csv/],
+    ['no file', ['import', ...IMPORT], /expected one FILE, got 0/],
+    ['a directory for a file', ['import', 'DIR', ...IMPORT], /not a file/],
+  ];
+  for (const [name, args, message] of badArguments) {
+    test(`${name}: one line on stderr, a non-zero exit, no stack trace, database untouched`, async () => {
+      const good = file('codes.csv', GOOD);
+      const resolved = args.map((a) => (a === 'FILE' ? good : a === 'MISSING' ? join(dir, 'nope.csv') : a === 'DIR' ? dir : a));
+      const run = await codebook(...resolved);
+      assert.notEqual(run.code, 0);
+      assert.equal(run.stdout, '');
+      assert.match(run.stderr, /^codebook: [^\n]+\n$/, `exactly one line: ${JSON.stringify(run.stderr)}`);
+      assert.match(run.stderr, message);
+      assert.doesNotMatch(run.stderr, / {4}at /);
+      assert.equal(existsSync(dbPath), false, 'bad arguments do not create the database');
+    });
+  }
+
+  test('a file with bad rows prints "line N: …" for each, exits 1 and applies nothing', async () => {
+    await codebook('import', file('codes.csv', GOOD), ...IMPORT);
+    const before = await contents();
+    const bad = file('bad.csv', 'code,display,status\nA,Alpha,active\n,No code,active\nC,Gamma,gone\nA,Again,active\nD,"multi\nline",active,extra\n');
+    const run = await codebook('import', bad, ...IMPORT, '--release', 'r2', '--effective-date', '2024-02-01');
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    const lines = run.stderr.trimEnd().split('\n');
+    assert.deepEqual(lines.slice(0, -1), [
+      'line 3: code is required',
+      'line 4: status must be one of active, deprecated, retired (got "gone")',
+      'line 5: code A appears again (first on line 2)',
+      'line 6: expected 3 fields as in the header, found 4',
+    ]);
+    assert.match(lines.at(-1)!, /^codebook: 4 problem\(s\) in .*bad\.csv; nothing was imported$/);
+    assert.deepEqual(await contents(), before, 'nothing was applied');
+  });
+
+  test('a back-dated import is refused with one line naming --allow-backdated, and allowed with it', async () => {
+    await codebook('import', file('codes.csv', GOOD), ...IMPORT, '--effective-date', '2024-06-01');
+    const delta = file('delta.csv', 'code,display\nC,Gamma\n');
+    const refused = await codebook('import', delta, ...IMPORT, '--mode', 'delta', '--release', 'r0', '--effective-date', '2024-05-01');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^codebook: --effective-date 2024-05-01 is before the latest recorded change \(2024-06-01\).*--allow-backdated[^\n]*\n$/);
+    const allowed = await codebook('import', delta, ...IMPORT, '--mode', 'delta', '--release', 'r0', '--effective-date', '2024-05-01', '--allow-backdated');
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.deepEqual((await contents()).codes, ['demo:A', 'demo:B', 'demo:C']);
+  });
+});
+
+describe('codebook demo', () => {
+  test('loads the shipped demo data; a second run records no change', async () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'data', 'demo', 'manifest.json'), 'utf8')) as { systems: { releases: { release: string }[] }[] };
+    const releases = manifest.systems.flatMap((s) => s.releases.map((r) => r.release));
+    const first = await codebook('demo');
+    assert.equal(first.code, 0, first.stderr);
+    const imported = first.stdout.trimEnd().split('\n');
+    assert.deepEqual(imported.map((l) => /^imported iso4217 (\S+) /.exec(l)?.[1]), releases);
+    assert.match(imported[0]!, /added 1\d\d, revised 0, retired 0/);
+
+    const store = new SqliteStore({ path: dbPath });
+    try {
+      const status = async (id: string) => (JSON.parse((await store.codeJson(id))!) as { status: string }).status;
+      // Facts the demo README promises: the euro changeovers and the removed currencies.
+      assert.deepEqual(
+        await Promise.all(['iso4217:EUR', 'iso4217:HRK', 'iso4217:BGN', 'iso4217:SLL', 'iso4217:ZWL', 'iso4217:XCG', 'iso4217:XAD'].map(status)),
+        ['active', 'retired', 'retired', 'retired', 'retired', 'active', 'active'],
+      );
+    } finally {
+      await store.close();
+    }
+    const before = await contentsOfDemo();
+
+    const second = await codebook('demo');
+    assert.equal(second.code, 0, second.stderr);
+    for (const line of second.stdout.trimEnd().split('\n')) {
+      assert.match(line, /^skipped iso4217 \S+ \(effective [\d-]+\): already loaded$|no change recorded/);
+    }
+    assert.deepEqual(await contentsOfDemo(), before, 'no code and no change was written');
+  });
+});
+
+/** Every demo code's JSON and the number of changes, read through the store. */
+async function contentsOfDemo(): Promise<{ codes: string; changes: number }> {
+  const store = new SqliteStore({ path: dbPath });
+  try {
+    let codes = '';
+    let after: string | null = null;
+    for (;;) {
+      const page = await store.pageCodes({ after, limit: 200, system: null, status: null });
+      codes += page.json;
+      if (!page.hasMore) break;
+      after = page.last;
+    }
+    let changes = 0;
+    let position = null;
+    for (;;) {
+      const page = await store.pageChanges({ after: position, limit: 200, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null });
+      changes += page.count;
+      if (!page.hasMore) break;
+      position = page.last;
+    }
+    return { codes, changes };
+  } finally {
+    await store.close();
+  }
+}

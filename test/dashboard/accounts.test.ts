@@ -1,0 +1,307 @@
+/**
+ * Dashboard accounts and keys through HTTP, as a user meets them: one-time
+ * links, password rules, sign-in throttling, sessions (disable, password
+ * change, expiry, sign-out), the audit log, organisation boundaries, and
+ * creating and revoking keys. The test clock crosses the time limits.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Organisation } from '../../src/domain/access.ts';
+import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
+import { createUser, disableUser, newPasswordLink, setPasswordWithToken } from '../../src/services/dashboard/users.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+
+const PASSWORD = 'correct horse battery staple';
+const NEW_PASSWORD = 'another long passphrase';
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** A browser without JavaScript, from one address: keeps the cookies the dashboard sets. */
+class Visitor {
+  readonly cookies = new Map<string, string>();
+  private readonly app: FastifyInstance;
+  private readonly address: string;
+  constructor(app: FastifyInstance, address = '192.0.2.1') {
+    this.app = app;
+    this.address = address;
+  }
+  async send(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await this.app.inject({ method, url, headers, remoteAddress: this.address, payload: form && new URLSearchParams(form).toString() });
+    for (const c of res.cookies as { name: string; value: string; expires?: Date }[]) {
+      if (c.value === '' || (c.expires && c.expires.getTime() < Date.now())) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return res;
+  }
+  get(url: string) {
+    return this.send('GET', url);
+  }
+  /** Loads the page with the form, then posts it with the page's hidden fields. */
+  async submit(pageUrl: string, action: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
+    const page = await this.get(pageUrl);
+    const hiddenFields = Object.fromEntries([...page.body.matchAll(/type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    return this.send('POST', action, { ...hiddenFields, ...fields });
+  }
+  signIn(email: string, password = PASSWORD) {
+    return this.submit('/dashboard/login', '/dashboard/login', { email, password });
+  }
+  async signedIn(): Promise<boolean> {
+    return (await this.get('/dashboard/keys')).statusCode === 200;
+  }
+}
+
+const alert = (res: LightMyRequestResponse) => /role="alert">([^<]*)</.exec(res.body)?.[1] ?? '';
+
+describe('dashboard accounts over HTTP', () => {
+  let ctx: TestContext;
+  beforeEach(async () => {
+    ctx = await createTestContext();
+  });
+  afterEach(() => ctx.close());
+
+  const addUser = async (email: string, org: Organisation = ctx.org) => {
+    const { token } = await createUser(ctx.deps.admin, org, email);
+    return setPasswordWithToken(ctx.deps.admin, token, PASSWORD);
+  };
+  const visitor = (address?: string) => new Visitor(ctx.app, address);
+  const signedInAs = async (email: string, password = PASSWORD) => {
+    const v = visitor();
+    assert.equal((await v.signIn(email, password)).statusCode, 303);
+    return v;
+  };
+  const setPassword = (v: Visitor, token: string, password: string, confirm = password) =>
+    v.submit(`/dashboard/set-password?token=${token}`, '/dashboard/set-password', { password, confirm });
+  const api = async (key: string) => (await ctx.app.inject({ url: '/v1/codes?limit=1', headers: { authorization: `Bearer ${key}` } })).statusCode;
+  const createKeyIn = async (v: Visitor, fields: Record<string, string> = {}) => v.submit('/dashboard/keys', '/dashboard/keys', { name: 'k', mode: 'live', ...fields });
+  const shownKey = (res: LightMyRequestResponse) => /value="(svc_\w+)"/.exec(res.body)?.[1] ?? assert.fail(`no key shown: ${alert(res)}`);
+  const keyId = async (key: string) => (await ctx.store.access.listKeys(ctx.org.id)).find((k) => key.startsWith(k.displayPrefix))!.id;
+
+  test('the one-time link sets a password once, not after 24 hours, and not for a disabled user', async () => {
+    const v = visitor();
+    const { token } = await createUser(ctx.deps.admin, ctx.org, 'alice@example.com');
+    const done = await setPassword(v, token, PASSWORD);
+    assert.equal(done.statusCode, 303);
+    assert.equal(done.headers.location, '/dashboard/login?done=password');
+    assert.match((await v.get('/dashboard/login?done=password')).body, /Your password is set/);
+    assert.equal((await v.signIn('alice@example.com')).statusCode, 303);
+
+    const again = await setPassword(visitor(), token, NEW_PASSWORD);
+    assert.equal(again.statusCode, 400);
+    assert.match(alert(again), /not valid/);
+    assert.equal((await visitor().signIn('alice@example.com', NEW_PASSWORD)).statusCode, 401, 'the used link changed nothing');
+
+    const bob = await createUser(ctx.deps.admin, ctx.org, 'bob@example.com');
+    ctx.clock.advance(23 * HOUR);
+    const fresh = await newPasswordLink(ctx.deps.admin, 'bob@example.com');
+    ctx.clock.advance(HOUR);
+    assert.match(alert(await setPassword(visitor(), bob.token, PASSWORD)), /not valid/, 'expired after 24 hours');
+    assert.equal((await setPassword(visitor(), fresh.token, PASSWORD)).statusCode, 303, 'a link 1 hour old works');
+
+    const carol = await createUser(ctx.deps.admin, ctx.org, 'carol@example.com');
+    await disableUser(ctx.deps.admin, 'carol@example.com');
+    assert.match(alert(await setPassword(visitor(), carol.token, PASSWORD)), /not valid/);
+    assert.equal((await visitor().signIn('carol@example.com')).statusCode, 401);
+  });
+
+  test('short passwords and mismatched confirmations are refused with a message', async () => {
+    const { token } = await createUser(ctx.deps.admin, ctx.org, 'alice@example.com');
+    const v = visitor();
+    const short = await setPassword(v, token, 'elevenchars');
+    assert.equal(short.statusCode, 400);
+    assert.match(alert(short), /at least 12 characters/);
+    const mismatch = await setPassword(v, token, PASSWORD, `${PASSWORD}!`);
+    assert.equal(mismatch.statusCode, 400);
+    assert.match(alert(mismatch), /not the same/);
+    assert.equal((await setPassword(v, token, 'twelve chars')).statusCode, 303, 'the refusals did not use up the link');
+
+    const signed = await signedInAs('alice@example.com', 'twelve chars');
+    const change = (next: string, confirm = next) => signed.submit('/dashboard/password', '/dashboard/password', { current: 'twelve chars', next, confirm });
+    assert.match(alert(await change('elevenchars')), /at least 12 characters/);
+    assert.match(alert(await change(NEW_PASSWORD, PASSWORD)), /not the same/);
+    assert.match(alert(await signed.submit('/dashboard/password', '/dashboard/password', { current: 'wrong current', next: NEW_PASSWORD, confirm: NEW_PASSWORD })), /current password is not correct/);
+    assert.equal((await visitor().signIn('alice@example.com', 'twelve chars')).statusCode, 303, 'the password did not change');
+  });
+
+  test('a wrong password, or an unknown email, gets a 401 page', async () => {
+    await addUser('alice@example.com');
+    for (const res of [await visitor().signIn('alice@example.com', 'not the password'), await visitor().signIn('nobody@example.com')]) {
+      assert.equal(res.statusCode, 401);
+      assert.match(alert(res), /email or the password is not correct/);
+      assert.ok(!res.cookies.some((c) => c.name === 'cb_session'));
+    }
+  });
+
+  test('5 failures for an account within 15 minutes refuse it, even with the right password, until the window passes', async () => {
+    await addUser('alice@example.com');
+    await addUser('bob@example.com');
+    for (let i = 0; i < 5; i++) assert.equal((await visitor(`198.51.100.${i}`).signIn('alice@example.com', `wrong ${i}`)).statusCode, 401);
+    ctx.clock.advance(15 * MINUTE - 1000);
+    const refused = await visitor().signIn('ALICE@example.com');
+    assert.equal(refused.statusCode, 429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    assert.ok(retryAfter > 0 && retryAfter <= 15 * 60, `Retry-After ${refused.headers['retry-after']}`);
+    assert.match(alert(refused), /Too many failed sign-in attempts/);
+    assert.equal((await visitor().signIn('bob@example.com')).statusCode, 303, 'other accounts are not affected');
+    ctx.clock.advance(1000);
+    assert.equal((await visitor().signIn('alice@example.com')).statusCode, 303, 'lifted 15 minutes after the failures');
+  });
+
+  test('guesses sent all at once get no more than 5 tries at an account', async () => {
+    await addUser('alice@example.com');
+    const guesses = await Promise.all(Array.from({ length: 12 }, (_, i) => visitor(`198.51.100.${i}`).signIn('alice@example.com', `guess ${i}`)));
+    const statuses = guesses.map((r) => r.statusCode);
+    assert.equal(statuses.filter((s) => s === 401).length, 5, String(statuses));
+    assert.equal(statuses.filter((s) => s === 429).length, 7, String(statuses));
+    assert.equal((await visitor().signIn('alice@example.com')).statusCode, 429);
+  });
+
+  test('20 failures from one address across accounts refuse that address', async () => {
+    await addUser('alice@example.com');
+    const guesses = await Promise.all(Array.from({ length: 20 }, (_, i) => visitor('203.0.113.7').signIn(`user${i % 7}@example.com`, 'guess')));
+    assert.deepEqual(guesses.map((r) => r.statusCode), Array(20).fill(401));
+    const refused = await visitor('203.0.113.7').signIn('alice@example.com');
+    assert.equal(refused.statusCode, 429);
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+    assert.equal((await visitor('203.0.113.8').signIn('alice@example.com')).statusCode, 303, 'other addresses are not affected');
+  });
+
+  test('a disabled user is signed out and cannot sign in', async () => {
+    await addUser('alice@example.com');
+    const v = await signedInAs('alice@example.com');
+    await disableUser(ctx.deps.admin, 'alice@example.com');
+    const res = await v.get('/dashboard/keys');
+    assert.equal(res.statusCode, 303);
+    assert.equal(res.headers.location, '/dashboard/login');
+    assert.equal((await visitor().signIn('alice@example.com')).statusCode, 401);
+  });
+
+  test('changing the password ends the other sessions and keeps this one', async () => {
+    await addUser('alice@example.com');
+    const here = await signedInAs('alice@example.com');
+    const elsewhere = await signedInAs('alice@example.com');
+    const res = await here.submit('/dashboard/password', '/dashboard/password', { current: PASSWORD, next: NEW_PASSWORD, confirm: NEW_PASSWORD });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /Your password was changed/);
+    assert.ok(await here.signedIn(), 'this session continues');
+    assert.equal((await createKeyIn(here)).statusCode, 200, 'and its forms still work');
+    assert.ok(!(await elsewhere.signedIn()), 'the other session ended');
+    assert.equal((await visitor().signIn('alice@example.com')).statusCode, 401, 'the old password no longer works');
+    assert.equal((await visitor().signIn('alice@example.com', NEW_PASSWORD)).statusCode, 303);
+  });
+
+  test('a session lasts 12 hours, and signing out ends it', async () => {
+    await addUser('alice@example.com');
+    const v = await signedInAs('alice@example.com');
+    ctx.clock.advance(12 * HOUR - MINUTE);
+    assert.ok(await v.signedIn());
+    ctx.clock.advance(MINUTE);
+    assert.ok(!(await v.signedIn()), 'expired after 12 hours');
+
+    const w = await signedInAs('alice@example.com');
+    const cookie = w.cookies.get('cb_session')!;
+    const out = await w.submit('/dashboard/keys', '/dashboard/logout', {});
+    assert.equal(out.statusCode, 303);
+    assert.equal(out.headers.location, '/dashboard/login');
+    assert.ok(!w.cookies.has('cb_session'), 'the cookie is cleared');
+    w.cookies.set('cb_session', cookie);
+    assert.ok(!(await w.signedIn()), 'the old cookie no longer works');
+  });
+
+  test('the audit log records every change with who made it', async () => {
+    const { token } = await createUser(ctx.deps.admin, ctx.org, 'alice@example.com');
+    await setPassword(visitor(), token, PASSWORD);
+    const v = await signedInAs('alice@example.com');
+    const key = shownKey(await createKeyIn(v, { name: 'audited key' }));
+    await v.submit(`/dashboard/keys/${await keyId(key)}/revoke`, `/dashboard/keys/${await keyId(key)}/revoke`, {});
+    await v.submit('/dashboard/password', '/dashboard/password', { current: PASSWORD, next: NEW_PASSWORD, confirm: NEW_PASSWORD });
+    const rows = [...(await v.get('/dashboard/audit')).body.matchAll(/<tr><td><time[^>]*>[^<]*<\/time><\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g)];
+    assert.deepEqual(
+      rows.map(([, who, what, on]) => [who, what, on!.replace(/ \(.*\)$/, '')]),
+      [
+        ['alice@example.com', 'changed password', 'alice@example.com'],
+        ['alice@example.com', 'revoked key', 'audited key'],
+        ['alice@example.com', 'created key', 'audited key'],
+        ['alice@example.com', 'set password', 'alice@example.com'],
+        ['operator', 'created user', 'alice@example.com'],
+      ],
+    );
+  });
+
+  test("a user sees only their organisation's keys and audit log, and cannot revoke another's key", async () => {
+    const globex = await createOrg(ctx.deps.admin, 'globex', 'test-all');
+    await addUser('alice@example.com');
+    await addUser('bob@example.com', globex);
+    const bob = await signedInAs('bob@example.com');
+    const bobsKey = shownKey(await createKeyIn(bob, { name: 'globex secret' }));
+    const other = await createKey(ctx.deps.admin, globex, 'live', 'globex backup');
+
+    const alice = await signedInAs('alice@example.com');
+    const keys = (await alice.get('/dashboard/keys')).body;
+    assert.match(keys, /test key/, "alice's organisation's key is listed");
+    for (const hidden of ['globex', bobsKey.slice(0, 13), other.info.displayPrefix]) assert.ok(!keys.includes(hidden), hidden);
+    const audit = (await alice.get('/dashboard/audit')).body;
+    assert.match(audit, /alice@example\.com/);
+    for (const hidden of ['bob@example.com', 'globex']) assert.ok(!audit.includes(hidden), hidden);
+
+    assert.equal((await alice.get(`/dashboard/keys/${other.info.id}/revoke`)).statusCode, 404);
+    const forged = await alice.submit('/dashboard/keys', `/dashboard/keys/${other.info.id}/revoke`, {});
+    assert.equal(forged.statusCode, 404);
+    assert.equal(await api(other.key), 200, "the other organisation's key still works");
+  });
+
+  test('resubmitting the create-key form creates no second key', async () => {
+    await addUser('alice@example.com');
+    const v = await signedInAs('alice@example.com');
+    const page = await v.get('/dashboard/keys');
+    const fields = Object.fromEntries([...page.body.matchAll(/type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    const first = await v.send('POST', '/dashboard/keys', { ...fields, name: 'only once', mode: 'live' });
+    const key = shownKey(first);
+    const second = await v.send('POST', '/dashboard/keys', { ...fields, name: 'only once', mode: 'live' });
+    assert.equal(second.statusCode, 409);
+    assert.ok(!second.body.includes(key), 'the key is not shown again');
+    assert.equal((await v.get('/dashboard/keys')).body.match(/<td>only once<\/td>/g)?.length, 1);
+  });
+
+  test('a test key can be created only when the plan allows test keys', async () => {
+    await addUser('alice@example.com');
+    const v = await signedInAs('alice@example.com');
+    assert.match((await v.get('/dashboard/keys')).body, /name="mode" value="test"/);
+    assert.match(shownKey(await createKeyIn(v, { mode: 'test' })), /^svc_test_/);
+
+    await setPlan(ctx.deps.admin, { name: 'test-all', endpoints: ['codes.list'], ratePerMinute: 100, monthlyQuota: null, testKeysAllowed: false });
+    const form = (await v.get('/dashboard/keys')).body;
+    assert.doesNotMatch(form, /value="test"/, 'the form offers live keys only');
+    assert.match(form, /does not include test keys/);
+    const before = (await ctx.store.access.listKeys(ctx.org.id)).length;
+    const forged = await createKeyIn(v, { mode: 'test' });
+    assert.equal(forged.statusCode, 400);
+    assert.match(alert(forged), /does not allow test keys/);
+    assert.equal((await ctx.store.access.listKeys(ctx.org.id)).length, before);
+  });
+
+  test('a key revoked in the dashboard is refused from the very next API request', async () => {
+    await addUser('alice@example.com');
+    const v = await signedInAs('alice@example.com');
+    const key = shownKey(await createKeyIn(v, { name: 'short lived' }));
+    assert.equal(await api(key), 200);
+    const url = `/dashboard/keys/${await keyId(key)}/revoke`;
+    const confirm = await v.get(url);
+    assert.match(confirm.body, /Revoke <strong>short lived<\/strong>/);
+    const csrf = /name="_csrf" value="([^"]*)"/.exec(confirm.body)![1]!;
+    const revoked = await v.send('POST', url, { _csrf: csrf });
+    assert.equal(revoked.statusCode, 303);
+    assert.equal(revoked.headers.location, '/dashboard/keys');
+    const refused = await ctx.app.inject({ url: '/v1/codes?limit=1', headers: { authorization: `Bearer ${key}` } });
+    assert.equal(refused.statusCode, 401);
+    assert.equal(refused.json().error.code, 'invalid_api_key');
+    assert.match((await v.get('/dashboard/keys')).body, /<td>short lived<\/td>[\s\S]*?class="state revoked"/);
+
+    // The same form sent again (a double click) changes nothing more, and the audit log says it once.
+    assert.equal((await v.send('POST', url, { _csrf: csrf })).statusCode, 303);
+    assert.equal((await v.get('/dashboard/audit')).body.match(/revoked key/g)?.length, 1);
+  });
+});

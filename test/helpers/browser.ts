@@ -1,0 +1,29 @@
+/**
+ * Debian's chromium driven by playwright-core. Never downloads a browser:
+ * without /usr/bin/chromium the browser tests skip with a line saying so
+ * (.ci/run installs it, so in CI they run).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
+
+export function chromiumMissing(): string | false {
+  return existsSync(CHROMIUM) ? false : `chromium not installed at ${CHROMIUM} (apt-get install -y chromium); browser tests skipped`;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+}
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;

@@ -1,0 +1,103 @@
+/**
+ * Several Codebook instances in one test process, each with its own database
+ * pool, Redis connection and listening HTTP server, against one fresh
+ * PostgreSQL database and a Redis key prefix of their own. close() stops every
+ * instance, drops the database and deletes the keys, whatever failed before.
+ */
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config.ts';
+import { createDeps, type Deps } from '../../src/deps.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
+import type { Organisation } from '../../src/domain/access.ts';
+import { createTestDatabase, type TestDatabase } from './postgres.ts';
+import { deleteUnder, redisClient, runPrefix } from './redis.ts';
+import { REDIS_URL } from './services.ts';
+
+export interface Instance {
+  deps: Deps;
+  app: FastifyInstance;
+  /** http://127.0.0.1:port */
+  url: string;
+  warnings: string[];
+  get(path: string, key?: string): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export interface InstanceOptions {
+  /** Default: the cluster's database. */
+  databaseUrl?: string;
+  /** Default: the shared Redis; null: no Redis. */
+  redisUrl?: string | null;
+}
+
+export interface Cluster {
+  db: TestDatabase;
+  prefix: string;
+  /** Environment that points a process (the CLI) at this cluster's database and Redis. */
+  env: Record<string, string>;
+  instance(options?: InstanceOptions): Promise<Instance>;
+  /** An organisation on a plan of its own, and a live key for it. */
+  customer(slug: string, limits: { ratePerMinute: number; monthlyQuota: number | null }): Promise<{ org: Organisation; key: string; keyId: string }>;
+  close(): Promise<void>;
+}
+
+export async function createCluster(name: string): Promise<Cluster> {
+  const db = await createTestDatabase(`codebook_${name}`);
+  const prefix = runPrefix(name);
+  const instances: Instance[] = [];
+  const cluster: Cluster = {
+    db,
+    prefix,
+    env: { DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: '4' },
+    async instance(options = {}) {
+      const redisUrl = options.redisUrl === undefined ? REDIS_URL : options.redisUrl;
+      const config = loadConfig({
+        ...cluster.env,
+        DATABASE_URL: options.databaseUrl ?? db.url,
+        REDIS_URL: redisUrl ?? '',
+        PORT: '0',
+      });
+      const warnings: string[] = [];
+      const deps = await createDeps(config, { onWarning: (m) => warnings.push(m), onFlushError: () => undefined });
+      const app = await buildApp(deps);
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      let stopped = false;
+      const instance: Instance = {
+        deps,
+        app,
+        url,
+        warnings,
+        get: (path, key) => fetch(`${url}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(10_000) }),
+        async stop() {
+          if (stopped) return;
+          stopped = true;
+          try {
+            await app.close();
+          } finally {
+            await deps.close();
+          }
+        },
+      };
+      instances.push(instance);
+      return instance;
+    },
+    async customer(slug, limits) {
+      const admin = instances[0]!.deps.admin;
+      await setPlan(admin, { name: `plan-${slug}`, endpoints: ['codes.list', 'codes.get', 'changes.list'], ...limits, testKeysAllowed: true });
+      const org = await createOrg(admin, slug, `plan-${slug}`);
+      const { key, info } = await createKey(admin, org, 'live', slug);
+      return { org, key, keyId: info.id };
+    },
+    async close() {
+      const errors: unknown[] = [];
+      for (const instance of instances) await instance.stop().catch((e: unknown) => errors.push(e));
+      const client = redisClient();
+      await deleteUnder(client, prefix).catch((e: unknown) => errors.push(e));
+      client.disconnect();
+      await db.drop().catch((e: unknown) => errors.push(e));
+      if (errors.length > 0) throw new AggregateError(errors, 'cluster cleanup failed');
+    },
+  };
+  return cluster;
+}

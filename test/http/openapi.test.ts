@@ -1,0 +1,233 @@
+/**
+ * The public reference: /openapi.json describes the API that answers, /docs
+ * renders it from this host alone, /healthz answers.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { LightMyRequestResponse } from 'fastify';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+
+// ajv-formats is CommonJS: its default import is the plugin function itself.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+type Json = Record<string, unknown>;
+interface Operation {
+  operationId?: string;
+  parameters?: { name: string; in: string; required?: boolean; schema?: Json }[];
+  responses: Record<string, { description?: string; content?: Record<string, { schema?: Json }> }>;
+}
+interface Doc {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Json>; securitySchemes?: Json };
+}
+
+const OPERATIONS: Record<string, { path: string; params: string[] }> = {
+  listCodes: { path: '/v1/codes', params: ['cursor', 'limit', 'status', 'system'] },
+  getCode: { path: '/v1/codes/{code_id}', params: ['code_id'] },
+  listChanges: { path: '/v1/changes', params: ['code_id', 'cursor', 'effective_from', 'effective_to', 'limit', 'system', 'type'] },
+  listCodeChanges: { path: '/v1/codes/{code_id}/changes', params: ['code_id', 'cursor', 'effective_from', 'effective_to', 'limit', 'type'] },
+};
+const KEY = 'svc_live_' + 'q'.repeat(32);
+const REF_BASE = 'urn:codebook:openapi';
+
+let ctx: TestContext;
+let doc: Doc;
+
+before(async () => {
+  ctx = await createTestContext();
+  await ctx.importRows([{ code: 'A', display: 'Alpha', note: 'an attribute' }, { code: 'B', display: 'Beta' }], { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' });
+  await ctx.importRows([{ code: 'A', display: 'Alpha 2', status: 'deprecated' }], { system: 'demo', release: 'r2', effectiveDate: '2024-02-01' });
+  const res = await ctx.get('/openapi.json');
+  assert.equal(res.statusCode, 200);
+  assert.match(String(res.headers['content-type']), /^application\/json/);
+  doc = res.json() as Doc;
+});
+after(() => ctx.close());
+
+const operation = (id: string): Operation => doc.paths[OPERATIONS[id]!.path]!.get!;
+const schemaOf = (op: Operation, status: string): Json | undefined => op.responses[status]?.content?.['application/json']?.schema;
+
+/** Every $ref in a schema, in document order. */
+function refsIn(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const item of value) refsIn(item, out);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string') out.push(inner);
+      else refsIn(inner, out);
+    }
+  }
+  return out;
+}
+
+/** A copy whose '#/components/schemas/X' refs point into the schema registered under REF_BASE. */
+function rebase(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rebase);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', `${REF_BASE}#/$defs/`) : rebase(inner)]),
+  );
+}
+
+function validatorFor(d: Doc): (schema: Json) => ValidateFunction {
+  // Strict: a keyword ajv does not know is an error, except OpenAPI's own annotations.
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+  ajv.addVocabulary(['example', 'xml', 'discriminator', 'externalDocs']);
+  addFormats(ajv);
+  ajv.addSchema({ $id: REF_BASE, $defs: rebase(d.components?.schemas ?? {}) as Json });
+  return (schema) => ajv.compile(rebase(schema) as Json);
+}
+
+describe('GET /openapi.json', () => {
+  test('is an OpenAPI 3.1 document of exactly the four /v1 endpoints', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.ok(doc.info.title.length > 0 && doc.info.version.length > 0);
+    assert.equal(typeof doc.components, 'object');
+    assert.ok(doc.components?.securitySchemes, 'the API key schemes are documented');
+    assert.deepEqual(Object.keys(doc.paths).sort(), Object.values(OPERATIONS).map((o) => o.path).sort());
+    for (const [id, { path, params }] of Object.entries(OPERATIONS)) {
+      assert.deepEqual(Object.keys(doc.paths[path]!), ['get'], `${path} documents GET only`);
+      const op = operation(id);
+      assert.equal(op.operationId, id);
+      assert.deepEqual((op.parameters ?? []).map((p) => p.name).sort(), params, id);
+      for (const p of op.parameters ?? []) {
+        assert.equal(p.in, p.name === 'code_id' && path.includes('{code_id}') ? 'path' : 'query', `${id} ${p.name}`);
+        assert.equal(p.required ?? false, p.in === 'path', `${id} ${p.name} required`);
+      }
+      const statuses = ['200', '400', '401', '403', '429', '500', '503', ...(path.includes('{code_id}') ? ['404'] : [])];
+      for (const status of statuses) {
+        assert.ok(schemaOf(op, status), `${id} documents a JSON ${status}`);
+        assert.equal(typeof op.responses[status]!.description, 'string');
+      }
+    }
+  });
+
+  test('every $ref resolves into components', () => {
+    for (const ref of refsIn(doc)) {
+      const match = /^#\/components\/schemas\/(.+)$/.exec(ref);
+      assert.ok(match, `${ref} points outside components/schemas`);
+      assert.ok(doc.components?.schemas?.[match[1]!], `${ref} resolves`);
+    }
+  });
+
+  test('every error response has the one error shape', () => {
+    const shapes = new Set<string>();
+    for (const id of Object.keys(OPERATIONS)) {
+      for (const [status, response] of Object.entries(operation(id).responses)) {
+        if (Number(status) >= 400) shapes.add(JSON.stringify(response.content?.['application/json']?.schema));
+      }
+    }
+    assert.equal(shapes.size, 1);
+    const compile = validatorFor(doc);
+    const valid = compile(schemaOf(operation('getCode'), '404')!);
+    assert.ok(valid({ error: { code: 'code_not_found', message: 'm', param: 'code_id', request_id: 'req_1' } }));
+    assert.ok(!valid({ error: { code: 'code_not_found', message: 'm' } }), 'request_id is required');
+    assert.ok(!valid({ error: { code: 'no_such_code', message: 'm', request_id: 'req_1' } }), 'codes are a closed set');
+  });
+});
+
+test("a change's before and after hold only fields of a code", () => {
+  const validate = validatorFor(doc)(schemaOf(operation('listChanges'), '200')!);
+  const change = {
+    object: 'change', id: 2, code_id: 'demo:A', type: 'revised', effective_date: '2024-02-01', release: 'r2', fields: ['display'],
+    before: { display: 'Alpha' }, after: { display: 'Alpha 2' }, recorded_at: '2024-02-01T10:00:00.000Z',
+  };
+  const pageOf = (c: unknown) => ({ data: [c], pagination: { has_more: false } });
+  assert.ok(validate(pageOf(change)), JSON.stringify(validate.errors));
+  assert.ok(!validate(pageOf({ ...change, before: { display: 'Alpha', colour: 'red' } })), 'before admits any key');
+  assert.ok(!validate(pageOf({ ...change, after: { code: 'B' } })), 'after admits any key');
+});
+
+describe('real responses validate against the document', () => {
+  let compile: (schema: Json) => ValidateFunction;
+  before(() => {
+    compile = validatorFor(doc);
+  });
+
+  function assertDocumented(id: string, res: LightMyRequestResponse, expectedStatus: number): void {
+    assert.equal(res.statusCode, expectedStatus, res.body);
+    const schema = schemaOf(operation(id), String(res.statusCode));
+    assert.ok(schema, `${id} does not document ${res.statusCode}`);
+    const validate = compile(schema);
+    assert.ok(validate(res.json()), `${id} ${res.statusCode}: ${JSON.stringify(validate.errors)}\n${res.body}`);
+  }
+
+  const cursorFrom = async (url: string) => encodeURIComponent((await ctx.get(url)).json().pagination.next_cursor);
+
+  test('pages of codes and changes, and one code', async () => {
+    assertDocumented('listCodes', await ctx.get('/v1/codes?limit=1'), 200);
+    assertDocumented('listCodes', await ctx.get(`/v1/codes?limit=1&cursor=${await cursorFrom('/v1/codes?limit=1')}`), 200);
+    assertDocumented('listCodes', await ctx.get('/v1/codes?status=retired'), 200);
+    assertDocumented('getCode', await ctx.get('/v1/codes/demo%3AA'), 200);
+    assertDocumented('listChanges', await ctx.get('/v1/changes?limit=2'), 200);
+    assertDocumented('listChanges', await ctx.get('/v1/changes'), 200);
+    assertDocumented('listCodeChanges', await ctx.get('/v1/codes/demo%3AA/changes?limit=1'), 200);
+    assertDocumented('listCodeChanges', await ctx.get('/v1/codes/demo%3AA/changes'), 200);
+  });
+
+  test('each error the read side answers with', async () => {
+    const cases: [string, string, number][] = [
+      ['listCodes', '/v1/codes?limit=0', 400],
+      ['listCodes', '/v1/codes?offset=10', 400],
+      ['listCodes', '/v1/codes?cursor=forged', 400],
+      ['listCodes', `/v1/codes?x=${KEY}`, 400],
+      ['getCode', '/v1/codes/demo%3AZ', 404],
+      ['getCode', '/v1/codes/demo%3AA?page=2', 400],
+      ['listChanges', '/v1/changes?effective_from=2024-02-30', 400],
+      ['listChanges', `/v1/changes?cursor=${await cursorFrom('/v1/codes?limit=1')}`, 400],
+      ['listCodeChanges', '/v1/codes/demo%3AZ/changes', 404],
+      ['listCodeChanges', '/v1/codes/demo%3AA/changes?type=deleted', 400],
+    ];
+    for (const [id, url, status] of cases) assertDocumented(id, await ctx.get(url), status);
+    assertDocumented('listCodes', await ctx.get('/v1/codes', { authorization: `Bearer ${KEY}` }), 401);
+  });
+
+  test('errors outside any operation have the documented error shape too', async () => {
+    const validate = compile(schemaOf(operation('listCodes'), '400')!);
+    for (const res of [await ctx.get('/v1/nope'), await ctx.get('/nope'), await ctx.request({ method: 'DELETE', url: '/v1/codes' })]) {
+      assert.ok(res.statusCode === 404 || res.statusCode === 405);
+      assert.ok(validate(res.json()), `${res.statusCode}: ${JSON.stringify(validate.errors)}`);
+    }
+  });
+
+  test('a 500', async () => {
+    const failing = await createTestContext();
+    try {
+      (failing.store as unknown as { db: { exec(sql: string): void } }).db.exec('ALTER TABLE codes RENAME TO codes_elsewhere');
+      assertDocumented('listCodes', await failing.get('/v1/codes'), 500);
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
+describe('GET /docs', () => {
+  test('serves HTML that loads nothing from another host', async () => {
+    const res = await ctx.get('/docs');
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /^text\/html/);
+    const html = res.body;
+    const urls = [...html.matchAll(/<(?:script|link|img|iframe)\b[^>]*?\b(?:src|href)\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!);
+    assert.ok(urls.some((u) => /\.js$/.test(u)), 'the page loads its scripts');
+    for (const url of urls) {
+      assert.doesNotMatch(url, /^(?:[a-z][a-z0-9+.-]*:)?\/\//i, `${url} is off-host`);
+      const local = await ctx.get(new URL(url, 'http://localhost/docs').pathname);
+      assert.equal(local.statusCode, 200, `${url} is served here`);
+    }
+    // Swagger UI's defaults would fetch a validator badge from validator.swagger.io and a sample spec.
+    const initializer = urls.find((u) => u.includes('swagger-initializer'));
+    assert.ok(initializer);
+    const script = (await ctx.get(new URL(initializer, 'http://localhost/docs').pathname)).body;
+    assert.match(script, /validatorUrl:\s*null/);
+    assert.doesNotMatch(script, /\burl:\s*["'`](?:https?:)?\/\//);
+  });
+});
+
+test('GET /healthz answers 200', async () => {
+  const res = await ctx.get('/healthz');
+  assert.equal(res.statusCode, 200);
+  assert.deepEqual(res.json(), { status: 'ok' });
+});

@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { tempDir } from '../helpers/context.ts';
+import { storeSuite } from './store.suite.ts';
+import { changeRow, codeRow, NO_CODE_FILTERS, pageAllCodes, writeChanges, writeCodes } from './suite-fixtures.ts';
+
+storeSuite('sqlite', async () => {
+  const dir = tempDir();
+  const store = new SqliteStore({ path: join(dir, 'codebook.db') });
+  return {
+    store,
+    dir,
+    async cleanup() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+/** Runs fn with a temp folder holding the path of a database file, then removes it. */
+async function inTempDir(fn: (path: string) => Promise<void>): Promise<void> {
+  const dir = tempDir();
+  try {
+    await fn(join(dir, 'nested', 'codebook.db'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function schemaOf(path: string): { version: number; tables: string[] } {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    return { version, tables };
+  } finally {
+    db.close();
+  }
+}
+
+describe('SqliteStore only', () => {
+  test('migrations bring a fresh file (in a folder that does not exist yet) to the current schema, once', async () => {
+    await inTempDir(async (path) => {
+      const store = new SqliteStore({ path });
+      await writeCodes(store, [codeRow('x:A')]);
+      await store.close();
+      const schema = schemaOf(path);
+      assert.equal(schema.version, SQLITE_MIGRATIONS.length);
+      for (const name of ['settings', 'codes', 'changes', 'changes_by_date', 'codes_by_system']) assert.ok(schema.tables.includes(name), name);
+
+      const reopened = new SqliteStore({ path });
+      try {
+        assert.deepEqual(schemaOf(path), schema, 'opening again applies nothing twice');
+        assert.equal(await reopened.codeJson('x:A'), codeRow('x:A').json, 'data survives reopening');
+      } finally {
+        await reopened.close();
+      }
+    });
+  });
+
+  test("two SqliteStore instances on one file see each other's commits at once", async () => {
+    await inTempDir(async (path) => {
+      const a = new SqliteStore({ path });
+      const b = new SqliteStore({ path });
+      try {
+        // b reads first, so its cached statements exist before a writes.
+        assert.deepEqual(await pageAllCodes(b, NO_CODE_FILTERS, 5), []);
+        assert.equal(await b.codeJson('x:A'), null);
+        assert.equal((await b.pageChanges({ after: null, limit: 5, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null })).count, 0);
+        await writeCodes(a, [codeRow('x:A')]);
+        await writeChanges(a, [changeRow(1, 'x:A', '2024-01-01')]);
+        assert.deepEqual(await pageAllCodes(b, NO_CODE_FILTERS, 5), ['x:A']);
+        assert.equal(await b.codeJson('x:A'), codeRow('x:A').json);
+        assert.equal(await b.codeExists('x:A'), true);
+        assert.equal(await b.countCodes(), 1);
+        assert.equal((await b.pageChanges({ after: null, limit: 5, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null })).count, 1);
+        assert.equal(await a.ensureSetting('cursor_secret', 'from-a'), 'from-a');
+        assert.equal(await b.ensureSetting('cursor_secret', 'from-b'), 'from-a');
+        await writeCodes(b, [codeRow('x:B')]);
+        assert.equal(await a.countCodes(), 2);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+  });
+
+  test('an import holding the write lock makes a second withImport (another instance) wait, not fail', async () => {
+    await inTempDir(async (path) => {
+      const a = new SqliteStore({ path });
+      const b = new SqliteStore({ path });
+      try {
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let holding!: () => void;
+        const aHolds = new Promise<void>((resolve) => (holding = resolve));
+        const first = a.withImport(async (tx) => {
+          await tx.writeChanges([changeRow(1, 'x:A', '2024-01-01')]);
+          holding();
+          await released;
+        });
+        await aHolds;
+        let secondRan = false;
+        const second = b.withImport(async (tx) => {
+          secondRan = true;
+          return tx.nextChangeId();
+        });
+        await sleep(100);
+        assert.equal(secondRan, false, 'the second import waits while the first holds the lock');
+        release();
+        await first;
+        assert.equal(await second, 2, "the second import runs after the first commits and sees its change");
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+  });
+
+  test('while an import holds the write lock, another instance still reads, and gets a setting that is already kept', async () => {
+    await inTempDir(async (path) => {
+      const a = new SqliteStore({ path });
+      await a.ensureSetting('cursor_secret', 'kept');
+      await writeCodes(a, [codeRow('x:A')]);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let holding!: () => void;
+      const aHolds = new Promise<void>((resolve) => (holding = resolve));
+      const first = a.withImport(async (tx) => {
+        await tx.writeCodes([codeRow('x:B')]);
+        holding();
+        await released;
+      });
+      await aHolds;
+      // What every process start does (createDeps): open, migrate, ensure the cursor secret.
+      const b = new SqliteStore({ path });
+      try {
+        assert.equal(await b.ensureSetting('cursor_secret', 'other'), 'kept');
+        assert.deepEqual(await pageAllCodes(b, NO_CODE_FILTERS, 5), ['x:A'], 'the uncommitted import is not visible');
+      } finally {
+        release();
+        await first;
+        await a.close();
+        await b.close();
+      }
+    });
+  });
+
+  test('a withImport that cannot get the lock within importWaitMs fails with a clear message', async () => {
+    await inTempDir(async (path) => {
+      const a = new SqliteStore({ path });
+      const b = new SqliteStore({ path, importWaitMs: 50 });
+      try {
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let holding!: () => void;
+        const aHolds = new Promise<void>((resolve) => (holding = resolve));
+        const first = a.withImport(async () => {
+          holding();
+          await released;
+        });
+        await aHolds;
+        await assert.rejects(b.withImport(async () => 'never'), /another import held the import lock/);
+        release();
+        await first;
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+  });
+
+  test('an import in another process holding the write lock makes withImport wait for its commit', async () => {
+    await inTempDir(async (path) => {
+      const store = new SqliteStore({ path });
+      const script = `
+        import { DatabaseSync } from 'node:sqlite';
+        const db = new DatabaseSync(process.argv[1]);
+        db.exec('BEGIN IMMEDIATE');
+        db.prepare("INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES (41, 'x:A', 'x', 'added', '2024-01-01', '{}')").run();
+        process.stdout.write('locked\\n');
+        process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
+      `;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script, path], { stdio: ['pipe', 'pipe', 'inherit'] });
+      try {
+        await once(child.stdout, 'data');
+        let ran = false;
+        const waiting = store.withImport(async (tx) => {
+          ran = true;
+          return tx.nextChangeId();
+        });
+        await sleep(100);
+        assert.equal(ran, false, 'withImport waits while the other process holds the lock');
+        child.stdin.write('commit\n');
+        assert.equal(await waiting, 42, "it runs after the other process's commit and sees it");
+      } finally {
+        child.kill();
+        await store.close();
+      }
+    });
+  });
+});
