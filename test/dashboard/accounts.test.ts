@@ -107,6 +107,14 @@ describe('dashboard accounts over HTTP', () => {
     assert.equal((await visitor().signIn('carol@example.com')).statusCode, 401);
   });
 
+  test('using one of a user\'s links voids the others, so an old printed link cannot reset the password', async () => {
+    const first = await createUser(ctx.deps.admin, ctx.org, 'dave@example.com');
+    const second = await newPasswordLink(ctx.deps.admin, 'dave@example.com');
+    assert.equal((await setPassword(visitor(), second.token, PASSWORD)).statusCode, 303);
+    assert.match(alert(await setPassword(visitor(), first.token, NEW_PASSWORD)), /not valid/);
+    assert.equal((await visitor().signIn('dave@example.com', PASSWORD)).statusCode, 303, 'the password set through the used link stands');
+  });
+
   test('short passwords and mismatched confirmations are refused with a message', async () => {
     const { token } = await createUser(ctx.deps.admin, ctx.org, 'alice@example.com');
     const v = visitor();

@@ -58,7 +58,7 @@ export async function createUser(deps: UserDeps, org: Organisation, email: strin
   return { user, ...(await issueLinkToken(deps, user)) };
 }
 
-/** A fresh one-time link for an existing user (forgotten password); older links stay valid until used or expired. */
+/** A fresh one-time link for an existing user (forgotten password). Using any of the user's links voids the others. */
 export async function newPasswordLink(deps: UserDeps, email: string): Promise<{ user: User; token: string; expiresAt: string }> {
   const user = await requireUser(deps, email);
   if (user.disabledAt !== null) throw new InvalidRequest(`user ${user.email} is disabled`);
@@ -75,6 +75,7 @@ export async function disableUser(deps: UserDeps, email: string): Promise<User> 
   const user = await requireUser(deps, email);
   await deps.store.dashboard.disableUser(user.id, iso(deps.now()));
   await deps.store.dashboard.deleteUserSessions(user.id);
+  await deps.store.dashboard.deletePasswordTokens(user.id);
   await audit(deps, user.orgId, 'operator', 'user.disabled', user.email);
   return (await deps.store.dashboard.getUser(user.id))!;
 }
@@ -87,6 +88,8 @@ export async function setPasswordWithToken(deps: UserDeps, token: string, passwo
   if (!user || user.disabledAt !== null) throw new InvalidRequest('This link is not valid: it was already used, has expired, or was never issued. Ask your operator for a new one.');
   await deps.store.dashboard.setPassword(user.id, await hashPassword(password));
   await deps.store.dashboard.deleteUserSessions(user.id);
+  // Other links the operator printed must not reset this password again.
+  await deps.store.dashboard.deletePasswordTokens(user.id);
   await audit(deps, user.orgId, user.email, 'password.set', user.email);
   return user;
 }

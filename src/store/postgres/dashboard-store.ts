@@ -101,6 +101,10 @@ export class PostgresDashboardStore implements DashboardStore {
     await exec(this.pool, 'DELETE FROM sessions WHERE hash = $1', [hash]);
   }
 
+  async deletePasswordTokens(userId: string): Promise<void> {
+    await exec(this.pool, 'DELETE FROM password_tokens WHERE user_id = $1 AND used_at IS NULL', [userId]);
+  }
+
   async deleteUserSessions(userId: string): Promise<void> {
     await exec(this.pool, 'DELETE FROM sessions WHERE user_id = $1', [userId]);
   }

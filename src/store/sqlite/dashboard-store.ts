@@ -1,6 +1,7 @@
 /** DashboardStore over node:sqlite, sharing the store's connection. */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AuditEntry, DashboardStore, SessionRow, User } from '../dashboard-store.ts';
+import { whenUnlocked } from './busy.ts';
 
 type Row = Record<string, unknown>;
 
@@ -25,6 +26,12 @@ export class SqliteDashboardStore implements DashboardStore {
     this.db = db;
   }
 
+  /** Runs one write statement, waiting on timers (not on the event loop) while an import holds the lock. */
+  private write(sql: string, ...params: (string | number | null)[]) {
+    const statement = this.stmt(sql);
+    return whenUnlocked(this.db, () => statement.run(...params));
+  }
+
   private stmt(sql: string): StatementSync {
     let s = this.statements.get(sql);
     if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
@@ -32,9 +39,10 @@ export class SqliteDashboardStore implements DashboardStore {
   }
 
   async createUser(u: User): Promise<User | null> {
-    const result = this.stmt(
+    const result = await this.write(
       'INSERT INTO users (id, org_id, email, password_hash, created_at, disabled_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING',
-    ).run(u.id, u.orgId, u.email, u.passwordHash, u.createdAt, u.disabledAt);
+      ...[u.id, u.orgId, u.email, u.passwordHash, u.createdAt, u.disabledAt],
+    );
     return Number(result.changes) === 1 ? u : null;
   }
 
@@ -56,26 +64,30 @@ export class SqliteDashboardStore implements DashboardStore {
   }
 
   async setPassword(userId: string, passwordHash: string): Promise<void> {
-    this.stmt('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, userId);
+    await this.write('UPDATE users SET password_hash = ? WHERE id = ?', passwordHash, userId);
   }
 
   async disableUser(userId: string, at: string): Promise<void> {
-    this.stmt('UPDATE users SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL').run(at, userId);
+    await this.write('UPDATE users SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL', at, userId);
   }
 
   async createPasswordToken(hash: string, userId: string, expiresAt: string): Promise<void> {
-    this.stmt('INSERT INTO password_tokens (hash, user_id, expires_at) VALUES (?, ?, ?)').run(hash, userId, expiresAt);
+    await this.write('INSERT INTO password_tokens (hash, user_id, expires_at) VALUES (?, ?, ?)', hash, userId, expiresAt);
   }
 
   async consumePasswordToken(hash: string, now: string): Promise<string | null> {
-    const r = this.stmt(
-      'UPDATE password_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id',
-    ).get(now, hash, now) as Row | undefined;
+    const consume = this.stmt('UPDATE password_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id');
+    const r = (await whenUnlocked(this.db, () => consume.get(now, hash, now))) as Row | undefined;
     return r ? String(r.user_id) : null;
   }
 
+  async deletePasswordTokens(userId: string): Promise<void> {
+    await this.write('DELETE FROM password_tokens WHERE user_id = ? AND used_at IS NULL', userId);
+  }
+
   async createSession(s: SessionRow): Promise<void> {
-    this.stmt('INSERT INTO sessions (hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(
+    await this.write(
+      'INSERT INTO sessions (hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
       s.hash,
       s.userId,
       s.csrfToken,
@@ -97,19 +109,19 @@ export class SqliteDashboardStore implements DashboardStore {
   }
 
   async deleteSession(hash: string): Promise<void> {
-    this.stmt('DELETE FROM sessions WHERE hash = ?').run(hash);
+    await this.write('DELETE FROM sessions WHERE hash = ?', hash);
   }
 
   async deleteUserSessions(userId: string): Promise<void> {
-    this.stmt('DELETE FROM sessions WHERE user_id = ?').run(userId);
+    await this.write('DELETE FROM sessions WHERE user_id = ?', userId);
   }
 
   async deleteExpiredSessions(now: string): Promise<void> {
-    this.stmt('DELETE FROM sessions WHERE expires_at <= ?').run(now);
+    await this.write('DELETE FROM sessions WHERE expires_at <= ?', now);
   }
 
   async recordSignInFailure(subject: string, at: string): Promise<void> {
-    this.stmt('INSERT INTO sign_in_failures (subject, at) VALUES (?, ?)').run(subject, at);
+    await this.write('INSERT INTO sign_in_failures (subject, at) VALUES (?, ?)', subject, at);
   }
 
   async countSignInFailures(subject: string, since: string): Promise<number> {
@@ -117,16 +129,16 @@ export class SqliteDashboardStore implements DashboardStore {
   }
 
   async clearSignInFailures(subject: string): Promise<void> {
-    this.stmt('DELETE FROM sign_in_failures WHERE subject = ?').run(subject);
+    await this.write('DELETE FROM sign_in_failures WHERE subject = ?', subject);
   }
 
   async useNonce(nonce: string, at: string, forgetBefore: string): Promise<boolean> {
-    this.stmt('DELETE FROM form_nonces WHERE at < ?').run(forgetBefore);
-    return Number(this.stmt('INSERT INTO form_nonces (nonce, at) VALUES (?, ?) ON CONFLICT (nonce) DO NOTHING').run(nonce, at).changes) === 1;
+    await this.write('DELETE FROM form_nonces WHERE at < ?', forgetBefore);
+    return Number((await this.write('INSERT INTO form_nonces (nonce, at) VALUES (?, ?) ON CONFLICT (nonce) DO NOTHING', nonce, at)).changes) === 1;
   }
 
   async addAudit(e: AuditEntry): Promise<void> {
-    this.stmt('INSERT INTO audit_log (org_id, actor, action, target, at) VALUES (?, ?, ?, ?, ?)').run(e.orgId, e.actor, e.action, e.target, e.at);
+    await this.write('INSERT INTO audit_log (org_id, actor, action, target, at) VALUES (?, ?, ?, ?, ?)', e.orgId, e.actor, e.action, e.target, e.at);
   }
 
   async listAudit(orgId: string, limit: number): Promise<AuditEntry[]> {

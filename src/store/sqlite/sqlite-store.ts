@@ -22,6 +22,7 @@ import { migrateSqlite } from './migrations.ts';
 import { storedCodeFromJson } from '../stored-code.ts';
 import { SqliteAccessStore } from './access-store.ts';
 import { SqliteDashboardStore } from './dashboard-store.ts';
+import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -52,7 +53,7 @@ export class SqliteStore implements Store {
   constructor(options: SqliteStoreOptions) {
     this.path = options.path;
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
-    this.db = openDatabase(options.path, 5_000);
+    this.db = openDatabase(options.path, BUSY_TIMEOUT_MS);
     this.db.exec('PRAGMA foreign_keys = ON');
     migrateSqlite(this.db);
     this.access = this.usage = new SqliteAccessStore(this.db);
@@ -148,7 +149,7 @@ export class SqliteStore implements Store {
   }
 
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
-    const db = openDatabase(this.path, 5_000);
+    const db = openDatabase(this.path, BUSY_TIMEOUT_MS);
     try {
       await beginImmediate(db, this.importWaitMs);
       try {
@@ -174,7 +175,8 @@ export class SqliteStore implements Store {
     // every process start calls this, also while an import holds that lock.
     const kept = await this.getSetting(key);
     if (kept !== null) return kept;
-    this.stmt('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, value);
+    const insert = this.stmt('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
+    await whenUnlocked(this.db, () => insert.run(key, value));
     return (await this.getSetting(key))!;
   }
 
@@ -187,28 +189,17 @@ export class SqliteStore implements Store {
   }
 }
 
-const SQLITE_BUSY = 5;
-
 /**
- * Takes the write lock, waiting for another import to finish. It retries on
- * timers instead of relying on busy_timeout: SQLite sleeps inside the call,
- * which blocks the event loop, so an import waiting in this process would
- * stop the import holding the lock in this process from ever finishing.
+ * Takes the import lock, waiting on timers for another import to finish: an
+ * import waiting in this process must not stall the one holding the lock.
  */
-async function beginImmediate(db: DatabaseSync, waitMs: number): Promise<void> {
-  const deadline = Date.now() + waitMs;
-  db.exec('PRAGMA busy_timeout = 0');
-  for (let pause = 5; ; pause = Math.min(2 * pause, 100)) {
-    try {
-      db.exec('BEGIN IMMEDIATE');
-      break;
-    } catch (error) {
-      if (((error as { errcode?: number }).errcode ?? 0) % 256 !== SQLITE_BUSY) throw error;
-      if (Date.now() >= deadline) throw new Error(`another import held the import lock for more than ${Math.round(waitMs / 1000)} s`, { cause: error });
-    }
-    await new Promise((resolve) => setTimeout(resolve, pause));
-  }
-  db.exec('PRAGMA busy_timeout = 5000');
+function beginImmediate(db: DatabaseSync, waitMs: number): Promise<void> {
+  return whenUnlocked(
+    db,
+    () => db.exec('BEGIN IMMEDIATE'),
+    waitMs,
+    (cause) => new Error(`another import held the import lock for more than ${Math.round(waitMs / 1000)} s`, { cause }),
+  );
 }
 
 /** Adds `condition` with its named parameter when the filter has a value. */
