@@ -40,7 +40,7 @@ export async function runCli(argv: string[]): Promise<number> {
   let deps: Deps | null = null;
   const getDeps = async () => (deps ??= await createDeps(loadConfig()));
   try {
-    if (!command) throw new CliError(`unknown command "${name}"\n${usage()}`, 2);
+    if (!command) throw new CliError(`unknown command "${name}" (see: codebook --help)`, 2);
     await command.run(args, getDeps);
     return 0;
   } catch (error) {

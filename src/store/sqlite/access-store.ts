@@ -2,6 +2,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { ApiKeyInfo, EndpointName, KeyMode, Organisation, Plan } from '../../domain/access.ts';
 import type { AccessStore, CounterRow, KeyLookup, NewKey, UsageRow, UsageStore } from '../access-store.ts';
+import { isBusy, tryWrite, whenUnlocked } from './busy.ts';
 
 type Row = Record<string, unknown>;
 
@@ -48,20 +49,31 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
     return s;
   }
 
+  /** One write statement, waiting on timers (not on the event loop) while an import holds the lock. */
+  private write(sql: string, ...params: (string | number | null)[]) {
+    const statement = this.stmt(sql);
+    return whenUnlocked(this.db, () => statement.run(...params));
+  }
+
   async upsertPlan(p: Plan): Promise<void> {
-    this.stmt(
+    await this.write(
       `INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET endpoints = excluded.endpoints, rate_per_minute = excluded.rate_per_minute,
          monthly_quota = excluded.monthly_quota, test_keys_allowed = excluded.test_keys_allowed`,
-    ).run(p.name, JSON.stringify(p.endpoints), p.ratePerMinute, p.monthlyQuota, p.testKeysAllowed ? 1 : 0);
+      ...[p.name, JSON.stringify(p.endpoints), p.ratePerMinute, p.monthlyQuota, p.testKeysAllowed ? 1 : 0],
+    );
   }
 
   async seedPlans(plans: readonly Plan[]): Promise<void> {
-    const insert = this.stmt(
-      `INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (name) DO NOTHING`,
-    );
-    for (const p of plans) insert.run(p.name, JSON.stringify(p.endpoints), p.ratePerMinute, p.monthlyQuota, p.testKeysAllowed ? 1 : 0);
+    // Every process start seeds: read first, so that starting needs no write lock once the plans exist.
+    const existing = new Set((await this.listPlans()).map((p) => p.name));
+    for (const p of plans.filter((plan) => !existing.has(plan.name))) {
+      await this.write(
+        `INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (name) DO NOTHING`,
+        ...[p.name, JSON.stringify(p.endpoints), p.ratePerMinute, p.monthlyQuota, p.testKeysAllowed ? 1 : 0],
+      );
+    }
   }
 
   async listPlans(): Promise<Plan[]> {
@@ -74,9 +86,10 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
   }
 
   async createOrg(org: Organisation): Promise<Organisation | null> {
-    const result = this.stmt(
+    const result = await this.write(
       'INSERT INTO organisations (id, slug, plan, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING',
-    ).run(org.id, org.slug, org.plan, org.createdAt);
+      ...[org.id, org.slug, org.plan, org.createdAt],
+    );
     return Number(result.changes) === 1 ? org : null;
   }
 
@@ -91,7 +104,7 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
   }
 
   async setOrgPlan(slug: string, plan: string): Promise<boolean> {
-    return Number(this.stmt('UPDATE organisations SET plan = ? WHERE slug = ?').run(plan, slug).changes) === 1;
+    return Number((await this.write('UPDATE organisations SET plan = ? WHERE slug = ?', plan, slug)).changes) === 1;
   }
 
   async listOrgs(): Promise<Organisation[]> {
@@ -99,9 +112,10 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
   }
 
   async insertKey(k: NewKey): Promise<void> {
-    this.stmt(
+    await this.write(
       `INSERT INTO api_keys (id, org_id, hash, display_prefix, name, mode, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(k.id, k.orgId, k.hash, k.displayPrefix, k.name, k.mode, k.createdAt);
+      ...[k.id, k.orgId, k.hash, k.displayPrefix, k.name, k.mode, k.createdAt],
+    );
   }
 
   async getKey(id: string): Promise<ApiKeyInfo | null> {
@@ -110,7 +124,7 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
   }
 
   async revokeKey(id: string, revokedAt: string): Promise<ApiKeyInfo | null> {
-    this.stmt('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(revokedAt, id);
+    await this.write('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', revokedAt, id);
     return this.getKey(id);
   }
 
@@ -121,7 +135,7 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
   async findKeyByHash(hash: string): Promise<KeyLookup | null> {
     const r = this.stmt(
       `SELECT ${KEY_COLUMNS}, o.slug AS o_slug, o.plan AS o_plan, o.created_at AS o_created_at,
-              p.name, p.endpoints, p.rate_per_minute, p.monthly_quota, p.test_keys_allowed
+              p.name AS p_name, p.endpoints, p.rate_per_minute, p.monthly_quota, p.test_keys_allowed
        FROM api_keys k JOIN organisations o ON o.id = k.org_id JOIN plans p ON p.name = o.plan
        WHERE k.hash = ?`,
     ).get(hash) as Row | undefined;
@@ -129,7 +143,8 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
     return {
       key: keyFromRow(r),
       org: { id: String(r.org_id), slug: String(r.o_slug), plan: String(r.o_plan), createdAt: String(r.o_created_at) },
-      plan: planFromRow(r),
+      // The plan's name is selected apart: under one column name it would replace the key's.
+      plan: planFromRow({ ...r, name: r.p_name }),
     };
   }
 
@@ -145,15 +160,12 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
 
   async flush(counters: CounterRow[], usage: UsageRow[], lastUsed: Map<string, string>, keepWindows: string[]): Promise<boolean> {
     // Never wait for another writer (an import may hold the lock for seconds):
-    // the event loop must not block; the caller retries on the next tick.
-    this.db.exec('PRAGMA busy_timeout = 0');
+    // the caller keeps its counts and retries on the next tick.
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      tryWrite(this.db, () => this.db.exec('BEGIN IMMEDIATE'));
     } catch (error) {
-      if (((error as { errcode?: number }).errcode ?? 0) % 256 === 5 /* SQLITE_BUSY, or an extended code of it */) return false;
+      if (isBusy(error)) return false;
       throw error;
-    } finally {
-      this.db.exec('PRAGMA busy_timeout = 5000');
     }
     try {
       const setCounter = this.stmt(
