@@ -134,6 +134,23 @@ describe('no other scheme exists (rule 1)', () => {
   });
 });
 
+describe('keys stay server-side (rule 5)', () => {
+  test('no CORS: a preflight is not answered with permission, and no response allows another origin', async () => {
+    const origin = { origin: 'https://evil.example' };
+    const preflight = await ctx.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/codes',
+      headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    assert.notEqual(preflight.statusCode, 204);
+    assert.ok(preflight.statusCode >= 400);
+    for (const res of [preflight, await bare(ctx, '/v1/codes', { ...origin, ...bearer(ctx.key) }), await bare(ctx, '/v1/codes', origin)]) {
+      assert.equal(res.headers['access-control-allow-origin'], undefined);
+      assert.equal(res.headers['access-control-allow-headers'], undefined);
+    }
+  });
+});
+
 describe('key states: active → revoked (rules 6 and 7, state table)', () => {
   test('a created key is active at once', async () => {
     const { key } = await newKey(ctx);

@@ -73,10 +73,6 @@ export function rateLimit(res: LightMyRequestResponse): RateLimitState {
   return state;
 }
 
-export function codeIds(res: LightMyRequestResponse): string[] {
-  return (res.json() as { data: { id: string }[] }).data.map((c) => c.id);
-}
-
 /** Resolves with the value, or rejects after ms. */
 export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

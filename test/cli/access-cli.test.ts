@@ -37,12 +37,16 @@ function ok(r: CliResult): string {
   return r.stdout;
 }
 
-/** Runs the commands a few at a time. */
+/** Runs the checks a few at a time; every one finishes (no process outlives the test), then the first failure is thrown. */
 async function all<T>(items: T[], run: (item: T) => Promise<void>, width = 4): Promise<void> {
   const queue = [...items];
-  await Promise.all(Array.from({ length: width }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item);
-  }));
+  const failures: unknown[] = [];
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item).catch((error: unknown) => failures.push(error));
+    }),
+  );
+  if (failures.length > 0) throw failures[0];
 }
 
 interface JsonPlan { name: string; endpoints: string[]; ratePerMinute: number; monthlyQuota: number | null; testKeysAllowed: boolean }
