@@ -51,7 +51,7 @@ export function parseRedis(url: string | undefined, prefix: string = DEFAULTS.RE
     throw new ConfigError('REDIS_URL: not a valid URL; expected redis://[:password@]host[:port][/db] or rediss://…');
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new ConfigError(`REDIS_URL: must start with redis:// or rediss://, got "${parsed.protocol}//…"`);
+    throw new ConfigError(`REDIS_URL: must start with redis:// or rediss:// (the scheme given is "${parsed.protocol}")`);
   }
   if (parsed.hostname === '') throw new ConfigError('REDIS_URL: needs a host, e.g. redis://127.0.0.1:6379');
   const db = parsed.pathname.replace(/^\//, '');

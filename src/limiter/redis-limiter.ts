@@ -18,7 +18,7 @@ import type { Plan } from '../domain/access.ts';
 import type { CounterRow, UsageStore } from '../store/access-store.ts';
 import { FallbackLimiter, type Admitted } from './fallback-limiter.ts';
 import type { AccessCheck, LimitDecision, Limiter } from './limiter.ts';
-import { LIMIT_SCRIPT, REPLAY_SCRIPT, SYNC_ACCESS_SCRIPT } from './redis-scripts.ts';
+import { decisionFrom, defineScripts, staleDecision, type ScriptCommands } from './redis-scripts.ts';
 import { windowsAt, type Windows } from './windows.ts';
 
 export interface RedisLimiterOptions {
@@ -39,12 +39,6 @@ export interface RedisLimiterOptions {
   onFlushError?: (error: unknown) => void;
   /** Redis went away (false) or came back (true). */
   onHealth?: (healthy: boolean) => void;
-}
-
-interface ScriptCommands {
-  cbLimit(...args: (string | number)[]): Promise<[string, string, number, number, number]>;
-  cbReplay(...args: (string | number)[]): Promise<number>;
-  cbSyncAccess(...args: (string | number)[]): Promise<string>;
 }
 
 const EPOCH_TTL_S = 7 * 86_400;
@@ -82,13 +76,11 @@ export class RedisLimiter implements Limiter {
       commandTimeout: 1_000,
       retryStrategy: (times) => Math.min(100 * times, 1_000),
     }) as Redis & ScriptCommands;
-    this.redis.defineCommand('cbLimit', { numberOfKeys: 3, lua: LIMIT_SCRIPT });
-    this.redis.defineCommand('cbReplay', { numberOfKeys: 1, lua: REPLAY_SCRIPT });
-    this.redis.defineCommand('cbSyncAccess', { numberOfKeys: 2, lua: SYNC_ACCESS_SCRIPT });
+    defineScripts(this.redis);
     this.redis.on('error', (error) => this.markDown(error));
     this.redis.on('close', () => this.markDown(new Error('connection to Redis closed')));
     this.redis.on('ready', () => this.recover().catch((error: unknown) => this.o.onWarning?.('could not resume on Redis', error)));
-    this.timer = setInterval(() => void this.tick(), options.tickMs ?? 1_000);
+    this.timer = setInterval(() => this.tick().catch((error: unknown) => this.o.onFlushError?.(error)), options.tickMs ?? 1_000);
     this.timer.unref();
   }
 
@@ -128,8 +120,10 @@ export class RedisLimiter implements Limiter {
     const w = windowsAt(nowMs);
     const checked = access !== undefined && !Number.isNaN(access.version);
     // A lookup cached under an earlier view (before a reconnection or an epoch change) is void.
-    if (checked && (this.view === null || access.version !== this.view.id)) return stale(plan, w);
+    if (checked && (this.view === null || access.version !== this.view.id)) return staleDecision(plan, w);
     if (!this.healthy) return this.fallbackDecide(orgId, plan, nowMs, consume);
+    // The epoch of the caller's version, taken now: the view may change while a seed loads.
+    const expected = checked ? this.view!.epoch : '';
     const monthKey = this.key(`c:${orgId}:${w.month}`);
     const minuteKey = this.key(`c:${orgId}:${w.minute}`);
     const monthTtl = Math.ceil((w.monthResetsAt.getTime() - nowMs) / 1000) + MONTH_GRACE_S;
@@ -139,7 +133,7 @@ export class RedisLimiter implements Limiter {
       try {
         reply = await this.redis.cbLimit(
           this.key('access:epoch'), monthKey, minuteKey,
-          checked ? this.view!.epoch : '', freshEpoch(), EPOCH_TTL_S,
+          expected, freshEpoch(), EPOCH_TTL_S,
           plan.monthlyQuota ?? -1, plan.ratePerMinute, consume ? 1 : 0, monthTtl, MINUTE_TTL_S,
           seed ? seed[0] : '', seed ? seed[1] : 0,
         );
@@ -149,7 +143,7 @@ export class RedisLimiter implements Limiter {
       }
       const [status, epoch, refused, month, minute] = reply;
       this.observeEpoch(epoch);
-      if (status === 'stale') return stale(plan, w);
+      if (status === 'stale') return staleDecision(plan, w);
       if (status === 'seed') {
         seed = await this.seedFor(orgId, w);
         continue;
@@ -158,15 +152,7 @@ export class RedisLimiter implements Limiter {
         const id = `${orgId} ${w.month}`;
         this.dirty.set(id, { orgId, month: w.month, minute: w.minute });
       }
-      const quota = plan.monthlyQuota;
-      return {
-        allowed: refused === 0,
-        refusedBy: refused === 1 ? 'month' : refused === 2 ? 'minute' : null,
-        minute: { limit: plan.ratePerMinute, remaining: Math.max(0, plan.ratePerMinute - minute), resetSeconds: w.minuteResetSeconds },
-        month: { limit: quota, remaining: quota === null ? null : Math.max(0, quota - month), resetSeconds: w.monthResetSeconds },
-        monthResetsAt: w.monthResetsAt,
-        backend: 'redis',
-      };
+      return decisionFrom(plan, w, refused, month, minute);
     }
     throw new Error('the month counter vanished from Redis three times in a row');
   }
@@ -247,7 +233,8 @@ export class RedisLimiter implements Limiter {
   private async tick(): Promise<void> {
     if (this.closed) return;
     if (!this.healthy) {
-      if (this.redis.status === 'ready') await this.recover();
+      // Connected is not enough (a Redis that hangs stays connected): it must answer.
+      if (this.redis.status === 'ready' && (await this.redis.ping().then(() => true, () => false))) await this.recover();
       return;
     }
     await this.replay();
@@ -331,16 +318,4 @@ export class RedisLimiter implements Limiter {
     if (this.redis.status === 'ready') await this.redis.quit().catch(() => this.redis.disconnect());
     else this.redis.disconnect();
   }
-}
-
-function stale(plan: Plan, w: Windows): LimitDecision {
-  return {
-    allowed: false,
-    refusedBy: null,
-    stale: true,
-    minute: { limit: plan.ratePerMinute, remaining: null, resetSeconds: w.minuteResetSeconds },
-    month: { limit: plan.monthlyQuota, remaining: null, resetSeconds: w.monthResetSeconds },
-    monthResetsAt: w.monthResetsAt,
-    backend: 'redis',
-  };
 }

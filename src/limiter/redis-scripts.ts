@@ -1,3 +1,8 @@
+import type { Redis } from 'ioredis';
+import type { Plan } from '../domain/access.ts';
+import type { LimitDecision } from './limiter.ts';
+import type { Windows } from './windows.ts';
+
 /**
  * The Lua scripts of the Redis limiter. Redis runs a script atomically, so
  * each one is a single step for every instance at once.
@@ -99,3 +104,42 @@ end
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 return redis.call('GET', KEYS[2])
 `;
+
+/** The scripts as commands (ioredis sends EVALSHA, and the script itself after Redis lost it). */
+export interface ScriptCommands {
+  cbLimit(...args: (string | number)[]): Promise<[string, string, number, number, number]>;
+  cbReplay(...args: (string | number)[]): Promise<number>;
+  cbSyncAccess(...args: (string | number)[]): Promise<string>;
+}
+
+export function defineScripts(redis: Redis): void {
+  redis.defineCommand('cbLimit', { numberOfKeys: 3, lua: LIMIT_SCRIPT });
+  redis.defineCommand('cbReplay', { numberOfKeys: 1, lua: REPLAY_SCRIPT });
+  redis.defineCommand('cbSyncAccess', { numberOfKeys: 2, lua: SYNC_ACCESS_SCRIPT });
+}
+
+/** The decision from LIMIT_SCRIPT's counts (after counting, when it counted). */
+export function decisionFrom(plan: Plan, w: Windows, refused: number, month: number, minute: number): LimitDecision {
+  const quota = plan.monthlyQuota;
+  return {
+    allowed: refused === 0,
+    refusedBy: refused === 1 ? 'month' : refused === 2 ? 'minute' : null,
+    minute: { limit: plan.ratePerMinute, remaining: Math.max(0, plan.ratePerMinute - minute), resetSeconds: w.minuteResetSeconds },
+    month: { limit: quota, remaining: quota === null ? null : Math.max(0, quota - month), resetSeconds: w.monthResetSeconds },
+    monthResetsAt: w.monthResetsAt,
+    backend: 'redis',
+  };
+}
+
+/** The caller's key lookup is out of date: nothing was counted, nothing else is known. */
+export function staleDecision(plan: Plan, w: Windows): LimitDecision {
+  return {
+    allowed: false,
+    refusedBy: null,
+    stale: true,
+    minute: { limit: plan.ratePerMinute, remaining: null, resetSeconds: w.minuteResetSeconds },
+    month: { limit: plan.monthlyQuota, remaining: null, resetSeconds: w.monthResetSeconds },
+    monthResetsAt: w.monthResetsAt,
+    backend: 'redis',
+  };
+}

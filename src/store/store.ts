@@ -116,7 +116,7 @@ export interface Store {
    */
   externalWriteVersion(): number;
 
-  /** Cheap liveness probe of the database; throws StoreUnavailableError when it cannot be reached. */
+  /** Cheap liveness probe of the database; throws when it cannot be reached (StoreUnavailableError on PostgreSQL). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -15,6 +15,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { skipUnlessPostgres } from '../helpers/services.ts';
 import { storeSuite } from './store.suite.ts';
+import { subStoreSuite } from './substores.suite.ts';
 import { changeRow, codeRow, NO_CHANGE_FILTERS, pageAllChanges, writeCodes } from './suite-fixtures.ts';
 
 const skip = await skipUnlessPostgres();
@@ -38,6 +39,11 @@ describe('PostgreSQL', { skip }, () => {
   });
 
   storeSuite('postgres', async () => {
+    const store = await freshStore();
+    return { store, dir: '', cleanup: () => store.close() };
+  });
+
+  subStoreSuite('postgres', async () => {
     const store = await freshStore();
     return { store, dir: '', cleanup: () => store.close() };
   });
@@ -177,6 +183,34 @@ describe('PostgreSQL', { skip }, () => {
         await proxy.close();
       }
       await assert.rejects(PostgresStore.open({ url: 'postgres://postgres@127.0.0.1:1/none' }), StoreUnavailableError);
+    });
+
+    test('the connection dies in the middle of an import: the import fails whole, and nothing crashes', async () => {
+      const proxy = new TcpProxy('127.0.0.1', Number(new URL(db!.url).port || 5432));
+      await proxy.start();
+      const schema = await db!.createSchema();
+      const store = await PostgresStore.open({ url: db!.urlVia(proxy.port), schema, max: 2 });
+      opened.push(store);
+      const direct = await freshStore({ schema });
+      try {
+        let holding!: () => void;
+        const holds = new Promise<void>((resolve) => (holding = resolve));
+        const importing = store.withImport(async (tx) => {
+          await tx.writeCodes([codeRow('x:A')]);
+          holding();
+          await sleep(200);
+          await tx.writeChanges([changeRow(1, 'x:A', '2024-01-01')]);
+        });
+        await holds;
+        await proxy.cut();
+        await assert.rejects(importing, StoreUnavailableError);
+        await proxy.restore();
+        assert.equal(await direct.countCodes(), 0, 'nothing of it was committed');
+        await writeCodes(store, [codeRow('x:B')]);
+        assert.equal(await direct.countCodes(), 1, 'the store imports again over a new connection');
+      } finally {
+        await proxy.close();
+      }
     });
   });
 });

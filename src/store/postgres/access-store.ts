@@ -128,7 +128,8 @@ export class PostgresAccessStore implements AccessStore, UsageStore {
   async findKeyByHash(hash: string): Promise<KeyLookup | null> {
     const [r] = await rows(
       this.pool,
-      `SELECT ${KEY_COLUMNS}, o.slug AS o_slug, o.plan AS o_plan, o.created_at AS o_created_at, ${PLAN_COLUMNS}
+      `SELECT ${KEY_COLUMNS}, o.slug AS o_slug, o.plan AS o_plan, o.created_at AS o_created_at,
+              p.name AS p_name, p.endpoints, p.rate_per_minute, p.monthly_quota, p.test_keys_allowed
        FROM api_keys k JOIN organisations o ON o.id = k.org_id JOIN plans p ON p.name = o.plan
        WHERE k.hash = $1`,
       [hash],
@@ -137,7 +138,8 @@ export class PostgresAccessStore implements AccessStore, UsageStore {
     return {
       key: keyFromRow(r),
       org: { id: String(r.org_id), slug: String(r.o_slug), plan: String(r.o_plan), createdAt: String(r.o_created_at) },
-      plan: planFromRow(r),
+      // The plan's name is selected apart: under one column name it would replace the key's.
+      plan: planFromRow({ ...r, name: r.p_name }),
     };
   }
 

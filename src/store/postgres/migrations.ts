@@ -5,7 +5,7 @@
  * is applied in its own transaction (all or nothing).
  */
 import type pg from 'pg';
-import { exec, LOCK_KEY_SQL, rows } from './pg-client.ts';
+import { exec, LOCK_KEY_SQL, rows, withClient } from './pg-client.ts';
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 1: settings, codes, changes
@@ -161,40 +161,38 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
 ];
 
 export async function migratePostgres(pool: pg.Pool, migrations: readonly string[] = POSTGRES_MIGRATIONS): Promise<number> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await exec(client, `SELECT pg_advisory_lock(${LOCK_KEY_SQL})`, [':codebook.migrate']);
+  return withClient(pool, async (client, markBroken) => {
     try {
-      await exec(client, `CREATE TABLE IF NOT EXISTS schema_migrations (
-        version    integer PRIMARY KEY,
-        applied_at timestamptz NOT NULL DEFAULT now()
-      )`);
-      const applied = new Set((await rows<{ version: number }>(client, 'SELECT version FROM schema_migrations')).map((r) => r.version));
-      let count = 0;
-      for (let i = 0; i < migrations.length; i++) {
-        const version = i + 1;
-        if (applied.has(version)) continue;
-        await exec(client, 'BEGIN');
-        try {
-          await client.query(migrations[i]!);
-          await exec(client, 'INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
-          await exec(client, 'COMMIT');
-          count++;
-        } catch (error) {
-          await client.query('ROLLBACK');
-          throw error;
+      await exec(client, `SELECT pg_advisory_lock(${LOCK_KEY_SQL})`, [':codebook.migrate']);
+      try {
+        await exec(client, `CREATE TABLE IF NOT EXISTS schema_migrations (
+          version    integer PRIMARY KEY,
+          applied_at timestamptz NOT NULL DEFAULT now()
+        )`);
+        const applied = new Set((await rows<{ version: number }>(client, 'SELECT version FROM schema_migrations')).map((r) => r.version));
+        let count = 0;
+        for (let i = 0; i < migrations.length; i++) {
+          const version = i + 1;
+          if (applied.has(version)) continue;
+          await exec(client, 'BEGIN');
+          try {
+            await client.query(migrations[i]!);
+            await exec(client, 'INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+            await exec(client, 'COMMIT');
+            count++;
+          } catch (error) {
+            await client.query('ROLLBACK');
+            throw error;
+          }
         }
+        return count;
+      } finally {
+        await exec(client, `SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`, [':codebook.migrate']);
       }
-      return count;
-    } finally {
-      await exec(client, `SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`, [':codebook.migrate']);
+    } catch (error) {
+      // The session (and with it the lock) is discarded, not reused.
+      markBroken(error as Error);
+      throw error;
     }
-  } catch (error) {
-    broken = error as Error;
-    throw error;
-  } finally {
-    // On any error the session (and with it the lock) is discarded, not reused.
-    client.release(broken);
-  }
+  });
 }

@@ -95,8 +95,12 @@ export async function exec(db: Queryable, text: string, values: Value[] = []): P
   }
 }
 
-/** Runs fn in a transaction on a connection of its own; rolls back on any throw. */
-export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs fn on a connection of its own. pg-pool takes its error listener off a
+ * checked-out connection, so one that dies meanwhile would emit an unhandled
+ * 'error' (a crash): this listens, and drops the dead connection on release.
+ */
+export async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, markBroken: (error: Error) => void) => Promise<T>): Promise<T> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -104,22 +108,34 @@ export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) 
     throw storeError(error);
   }
   let broken: Error | undefined;
+  const markBroken = (error: Error) => (broken ??= error);
+  client.on('error', markBroken);
   try {
-    await exec(client, 'BEGIN');
-    const result = await fn(client);
-    await exec(client, 'COMMIT');
-    return result;
-  } catch (error) {
-    try {
-      await client.query('ROLLBACK');
-    } catch (rollbackError) {
-      // The connection is gone: drop it from the pool instead of reusing it.
-      broken = rollbackError as Error;
-    }
-    throw storeError(error);
+    return await fn(client, markBroken);
   } finally {
+    client.off('error', markBroken);
     client.release(broken);
   }
+}
+
+/** Runs fn in a transaction on a connection of its own; rolls back on any throw. */
+export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withClient(pool, async (client, markBroken) => {
+    try {
+      await exec(client, 'BEGIN');
+      const result = await fn(client);
+      await exec(client, 'COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        // The connection is gone: drop it from the pool instead of reusing it.
+        markBroken(rollbackError as Error);
+      }
+      throw storeError(error);
+    }
+  });
 }
 
 /**

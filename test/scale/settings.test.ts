@@ -1,0 +1,73 @@
+/**
+ * The scale-out settings: DATABASE_URL and REDIS_URL select the backends, and
+ * a bad value stops the server at start-up with a one-line reason.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { createDeps } from '../../src/deps.ts';
+import { createTestDatabase } from '../helpers/postgres.ts';
+import { deleteUnder, redisClient, runPrefix } from '../helpers/redis.ts';
+import { REDIS_URL, skipUnlessBoth } from '../helpers/services.ts';
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+
+test('bad scale-out settings are refused with the name of the setting', () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL: must start with redis:\/\/ or rediss:\/\//],
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, /^REDIS_URL: must start with redis:\/\//],
+    [{ REDIS_URL: 'redis://127.0.0.1:6379/abc' }, /^REDIS_URL: the path must be a database number/],
+    [{ REDIS_URL: 'redis://127.0.0.1', REDIS_PREFIX: 'has space' }, /^REDIS_PREFIX: /],
+    [{ DATABASE_POOL_SIZE: '0' }, /^DATABASE_POOL_SIZE: expected an integer from 1 to 1000/],
+    [{ DATABASE_POOL_SIZE: 'many' }, /^DATABASE_POOL_SIZE: /],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: must start with sqlite: or postgres:\/\//],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message), JSON.stringify(env));
+  }
+  const config = loadConfig({ DATABASE_URL: 'postgresql://u:p@db:5432/codebook', REDIS_URL: 'rediss://:pw@cache:6380/2', DATABASE_POOL_SIZE: '25' });
+  assert.deepEqual(config.database, { kind: 'postgres', url: 'postgresql://u:p@db:5432/codebook', poolSize: 25 });
+  assert.deepEqual(config.redis, { url: 'rediss://:pw@cache:6380/2', prefix: 'codebook:' });
+  assert.equal(loadConfig({}).redis, null, 'no Redis unless asked for');
+});
+
+test('the server stops at start-up with one line naming the bad setting', async () => {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, REDIS_URL: 'localhost:6379', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  try {
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 1);
+    assert.equal(stderr, 'codebook: REDIS_URL: must start with redis:// or rediss:// (the scheme given is "localhost:")\n');
+  } finally {
+    clearTimeout(timer);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+describe('backend selection', { skip: await skipUnlessBoth() }, () => {
+  test('postgres:// and redis:// give the PostgreSQL store and the Redis limiter', async () => {
+    const db = await createTestDatabase('codebook_settings');
+    const prefix = runPrefix('settings');
+    try {
+      const deps = await createDeps(loadConfig({ DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: prefix }), { onWarning: () => undefined });
+      try {
+        assert.equal(deps.store.kind, 'postgres');
+        assert.ok(deps.redis, 'the Redis limiter');
+        assert.equal(deps.redis.isHealthy, true);
+        assert.equal((await deps.limiter.peek('org_x', (await deps.store.access.getPlan('free'))!, Date.now())).backend, 'redis');
+      } finally {
+        await deps.close();
+      }
+    } finally {
+      await db.drop();
+      const client = redisClient();
+      await deleteUnder(client, prefix);
+      client.disconnect();
+    }
+  });
+});

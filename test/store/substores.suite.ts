@@ -1,0 +1,147 @@
+/**
+ * The Store's sub-stores (access, usage, dashboard) through their interfaces
+ * only, so every backend runs the same tests: PostgreSQL's twin must behave
+ * exactly as SQLite's.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Plan } from '../../src/domain/access.ts';
+import type { Store } from '../../src/store/store.ts';
+import { withStore, type OpenStore } from './suite-fixtures.ts';
+
+const T = '2026-03-15T12:00:00.000Z';
+const plan = (name: string, ratePerMinute = 10): Plan => ({ name, endpoints: ['codes.list', 'codes.get'], ratePerMinute, monthlyQuota: 100, testKeysAllowed: true });
+
+async function withOrgAndKey(store: Store): Promise<void> {
+  await store.access.seedPlans([plan('basic')]);
+  await store.access.createOrg({ id: 'org_1', slug: 'one', plan: 'basic', createdAt: T });
+  await store.access.insertKey({ id: 'key_1', orgId: 'org_1', hash: 'hash1', displayPrefix: 'svc_live_abcd', name: 'first', mode: 'live', createdAt: T });
+}
+
+export function subStoreSuite(name: string, open: OpenStore): void {
+  describe(`Sub-stores (${name})`, () => {
+    test('plans: seeding keeps existing ones, upsert replaces; listed by name', async () => {
+      await withStore(open, async (store) => {
+        await store.access.seedPlans([plan('b'), plan('a')]);
+        await store.access.seedPlans([plan('a', 99)]);
+        assert.equal((await store.access.getPlan('a'))!.ratePerMinute, 10, 'seeding does not overwrite');
+        await store.access.upsertPlan({ ...plan('a', 99), monthlyQuota: null, testKeysAllowed: false });
+        assert.deepEqual(await store.access.getPlan('a'), { ...plan('a', 99), monthlyQuota: null, testKeysAllowed: false });
+        assert.deepEqual((await store.access.listPlans()).map((p) => p.name), ['a', 'b']);
+        assert.equal(await store.access.getPlan('nope'), null);
+      });
+    });
+
+    test('organisations: a taken slug gives null; found by slug and id; plan changes', async () => {
+      await withStore(open, async (store) => {
+        await withOrgAndKey(store);
+        await store.access.seedPlans([plan('other')]);
+        assert.equal(await store.access.createOrg({ id: 'org_2', slug: 'one', plan: 'basic', createdAt: T }), null);
+        await store.access.createOrg({ id: 'org_0', slug: 'aaa', plan: 'basic', createdAt: T });
+        assert.deepEqual((await store.access.listOrgs()).map((o) => o.slug), ['aaa', 'one']);
+        assert.deepEqual(await store.access.getOrgById('org_1'), { id: 'org_1', slug: 'one', plan: 'basic', createdAt: T });
+        assert.equal(await store.access.setOrgPlan('one', 'other'), true);
+        assert.equal(await store.access.setOrgPlan('none', 'other'), false);
+        assert.equal((await store.access.getOrg('one'))!.plan, 'other');
+        assert.equal(await store.access.getOrg('none'), null);
+      });
+    });
+
+    test('keys: found by hash with org and plan; revocation keeps its first time', async () => {
+      await withStore(open, async (store) => {
+        await withOrgAndKey(store);
+        const found = await store.access.findKeyByHash('hash1');
+        assert.deepEqual(found, {
+          key: { id: 'key_1', orgId: 'org_1', name: 'first', mode: 'live', displayPrefix: 'svc_live_abcd', createdAt: T, revokedAt: null, lastUsedAt: null },
+          org: { id: 'org_1', slug: 'one', plan: 'basic', createdAt: T },
+          plan: plan('basic'),
+        });
+        assert.equal(await store.access.findKeyByHash('nope'), null);
+        assert.equal((await store.access.revokeKey('key_1', '2026-03-16T00:00:00.000Z'))!.revokedAt, '2026-03-16T00:00:00.000Z');
+        assert.equal((await store.access.revokeKey('key_1', '2026-03-17T00:00:00.000Z'))!.revokedAt, '2026-03-16T00:00:00.000Z');
+        assert.equal((await store.access.findKeyByHash('hash1'))!.key.revokedAt, '2026-03-16T00:00:00.000Z');
+        assert.equal(await store.access.revokeKey('key_none', T), null);
+        await store.access.insertKey({ id: 'key_0', orgId: 'org_1', hash: 'hash0', displayPrefix: 'svc_test_wxyz', name: 'second', mode: 'test', createdAt: '2026-03-15T13:00:00.000Z' });
+        assert.deepEqual((await store.access.listKeys('org_1')).map((k) => k.id), ['key_1', 'key_0'], 'by creation time');
+      });
+    });
+
+    test('usage: counters and daily usage by key, for one month', async () => {
+      await withStore(open, async (store) => {
+        await withOrgAndKey(store);
+        const ok = await store.usage.flush(
+          [{ orgId: 'org_1', window: 'month:2026-03', count: 5 }],
+          [
+            { keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 4 },
+            { keyId: 'key_1', day: '2026-03-15', outcome: 'refused_limit', count: 1 },
+            { keyId: 'key_1', day: '2026-04-01', outcome: 'ok', count: 1 },
+          ],
+          new Map([['key_1', '2026-03-15T12:00:05.000Z']]),
+          [],
+        );
+        assert.equal(ok, true);
+        await store.usage.flush([], [{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 2 }], new Map(), []);
+        assert.deepEqual(await store.usage.loadCounters('org_1', ['month:2026-03', 'month:2026-02']), new Map([['month:2026-03', 5]]));
+        assert.deepEqual(await store.usage.usageByDay('org_1', '2026-03'), [
+          { keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 6 },
+          { keyId: 'key_1', day: '2026-03-15', outcome: 'refused_limit', count: 1 },
+        ]);
+        assert.equal((await store.access.getKey('key_1'))!.lastUsedAt, '2026-03-15T12:00:05.000Z');
+      });
+    });
+
+    test('dashboard users: unique emails, listed by email, passwords and disabling', async () => {
+      await withStore(open, async (store) => {
+        await withOrgAndKey(store);
+        const user = { id: 'usr_1', orgId: 'org_1', email: 'b@example.com', passwordHash: null, createdAt: T, disabledAt: null };
+        assert.deepEqual(await store.dashboard.createUser(user), user);
+        assert.equal(await store.dashboard.createUser({ ...user, id: 'usr_x' }), null, 'a taken email');
+        await store.dashboard.createUser({ ...user, id: 'usr_2', email: 'a@example.com' });
+        assert.deepEqual((await store.dashboard.listUsers(null)).map((u) => u.email), ['a@example.com', 'b@example.com']);
+        assert.deepEqual((await store.dashboard.listUsers('org_1')).map((u) => u.id), ['usr_2', 'usr_1']);
+        assert.deepEqual(await store.dashboard.listUsers('org_none'), []);
+        await store.dashboard.setPassword('usr_1', 'scrypt$x');
+        await store.dashboard.disableUser('usr_1', '2026-03-16T00:00:00.000Z');
+        await store.dashboard.disableUser('usr_1', '2026-03-17T00:00:00.000Z');
+        assert.deepEqual(await store.dashboard.getUserByEmail('b@example.com'), { ...user, passwordHash: 'scrypt$x', disabledAt: '2026-03-16T00:00:00.000Z' });
+        assert.equal(await store.dashboard.getUser('usr_none'), null);
+      });
+    });
+
+    test('dashboard one-time links, sessions, sign-in failures, nonces and audit', async () => {
+      await withStore(open, async (store) => {
+        await withOrgAndKey(store);
+        await store.dashboard.createUser({ id: 'usr_1', orgId: 'org_1', email: 'a@example.com', passwordHash: null, createdAt: T, disabledAt: null });
+        await store.dashboard.createPasswordToken('tok', 'usr_1', '2026-03-15T13:00:00.000Z');
+        await store.dashboard.createPasswordToken('old', 'usr_1', '2026-03-15T11:00:00.000Z');
+        assert.equal(await store.dashboard.consumePasswordToken('old', T), null, 'expired');
+        assert.deepEqual(await Promise.all([store.dashboard.consumePasswordToken('tok', T), store.dashboard.consumePasswordToken('tok', T)]).then((r) => r.sort()), ['usr_1', null].sort(), 'used once only');
+
+        const session = { hash: 's1', userId: 'usr_1', csrfToken: 'c', createdAt: T, expiresAt: '2026-03-15T14:00:00.000Z' };
+        await store.dashboard.createSession(session);
+        await store.dashboard.createSession({ ...session, hash: 's2', expiresAt: '2026-03-15T12:30:00.000Z' });
+        await store.dashboard.createSession({ ...session, hash: 's3' });
+        assert.deepEqual(await store.dashboard.getSession('s1'), session);
+        await store.dashboard.deleteExpiredSessions('2026-03-15T12:30:00.000Z');
+        assert.equal(await store.dashboard.getSession('s2'), null);
+        await store.dashboard.deleteSession('s1');
+        assert.equal(await store.dashboard.getSession('s1'), null);
+        await store.dashboard.deleteUserSessions('usr_1');
+        assert.equal(await store.dashboard.getSession('s3'), null);
+
+        for (const at of ['2026-03-15T11:00:00.000Z', '2026-03-15T12:00:00.000Z', '2026-03-15T12:01:00.000Z']) await store.dashboard.recordSignInFailure('email:a', at);
+        assert.equal(await store.dashboard.countSignInFailures('email:a', '2026-03-15T11:30:00.000Z'), 2);
+        await store.dashboard.clearSignInFailures('email:a');
+        assert.equal(await store.dashboard.countSignInFailures('email:a', '2000-01-01T00:00:00.000Z'), 0);
+
+        assert.equal(await store.dashboard.useNonce('n1', T, '2026-03-15T11:00:00.000Z'), true);
+        assert.equal(await store.dashboard.useNonce('n1', T, '2026-03-15T11:00:00.000Z'), false, 'a nonce works once');
+        assert.equal(await store.dashboard.useNonce('n1', '2026-03-16T00:00:00.000Z', '2026-03-15T13:00:00.000Z'), true, 'once forgotten, it is new again');
+
+        for (const action of ['key.created', 'key.revoked', 'password.changed']) await store.dashboard.addAudit({ orgId: 'org_1', actor: 'a@example.com', action, target: 't', at: T });
+        assert.deepEqual((await store.dashboard.listAudit('org_1', 2)).map((e) => e.action), ['password.changed', 'key.revoked'], 'newest first, at most limit');
+        assert.deepEqual(await store.dashboard.listAudit('org_none', 10), []);
+      });
+    });
+  });
+}
