@@ -10,6 +10,8 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { Deps } from '../deps.ts';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../http/ops.ts';
+import { StoreUnavailableError } from '../store/store.ts';
 import { resumeSession, SESSION_TTL_MS, type ActiveSession } from '../services/dashboard/sessions.ts';
 import { authRoutes } from './auth-routes.ts';
 import { orgRoutes } from './org-routes.ts';
@@ -77,6 +79,11 @@ export async function dashboardPlugin(app: FastifyInstance, deps: Deps): Promise
   // Handlers first: the plugins registered below copy them when they load.
   app.setNotFoundHandler(async (_request, reply) => sendPage(reply, 404, messagePage('Not found', 'There is no such page.')));
   app.setErrorHandler(async (error, request, reply) => {
+    if (error instanceof StoreUnavailableError) {
+      deps.metrics.storeError('database');
+      reply.header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
+      return sendPage(reply, 503, messagePage('Temporarily unavailable', 'The dashboard cannot reach its database right now. Try again in a few seconds.'));
+    }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) request.log.error({ err: error }, 'dashboard error');
     return sendPage(reply, status >= 500 ? 500 : status, messagePage('Something went wrong', status >= 500 ? 'Something went wrong on our side. Try again in a moment.' : 'The request could not be handled.'));

@@ -112,6 +112,15 @@ describe('outages', { skip }, () => {
         assert.doesNotMatch(body.error.message, /ECONN|postgres|pg_/i, 'no internals in the body');
       }
     }
+    // The dashboard too: a page that needs the database says so, as HTML, with Retry-After.
+    const signIn = await fetch(`${instance.url}/dashboard/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'cb_session=not-a-real-session' },
+      body: 'email=a%40example.com&password=x',
+    });
+    assert.equal(signIn.status, 503);
+    assert.equal(signIn.headers.get('retry-after'), '5');
+    assert.match(signIn.headers.get('content-type') ?? '', /^text\/html/);
     const ready = await instance.get('/readyz');
     assert.equal(ready.status, 503);
     assert.equal(ready.headers.get('retry-after'), '5');

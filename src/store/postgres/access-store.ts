@@ -5,41 +5,13 @@
  * deadlock each other.
  */
 import type pg from 'pg';
-import type { ApiKeyInfo, EndpointName, KeyMode, Organisation, Plan } from '../../domain/access.ts';
+import type { ApiKeyInfo, Organisation, Plan } from '../../domain/access.ts';
 import type { AccessStore, CounterRow, KeyLookup, NewKey, UsageRow, UsageStore } from '../access-store.ts';
 import { exec, rows, transaction } from './pg-client.ts';
-
-type Row = Record<string, unknown>;
+import { keyFromRow, orgFromRow, planFromRow } from '../row-mappers.ts';
 
 const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at';
 const PLAN_COLUMNS = 'p.name, p.endpoints, p.rate_per_minute, p.monthly_quota, p.test_keys_allowed';
-
-function planFromRow(r: Row): Plan {
-  return {
-    name: String(r.name),
-    endpoints: JSON.parse(String(r.endpoints)) as EndpointName[],
-    ratePerMinute: Number(r.rate_per_minute),
-    monthlyQuota: r.monthly_quota === null ? null : Number(r.monthly_quota),
-    testKeysAllowed: r.test_keys_allowed === true,
-  };
-}
-
-function orgFromRow(r: Row): Organisation {
-  return { id: String(r.id), slug: String(r.slug), plan: String(r.plan), createdAt: String(r.created_at) };
-}
-
-function keyFromRow(r: Row): ApiKeyInfo {
-  return {
-    id: String(r.id),
-    orgId: String(r.org_id),
-    name: String(r.name),
-    mode: r.mode as KeyMode,
-    displayPrefix: String(r.display_prefix),
-    createdAt: String(r.created_at),
-    revokedAt: r.revoked_at === null ? null : String(r.revoked_at),
-    lastUsedAt: r.last_used_at === null ? null : String(r.last_used_at),
-  };
-}
 
 const PLAN_INSERT = 'INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES ($1, $2, $3, $4, $5)';
 const planValues = (p: Plan) => [p.name, JSON.stringify(p.endpoints), p.ratePerMinute, p.monthlyQuota, p.testKeysAllowed];

@@ -2,21 +2,7 @@
 import type pg from 'pg';
 import type { AuditEntry, DashboardStore, SessionRow, User } from '../dashboard-store.ts';
 import { exec, rows } from './pg-client.ts';
-
-type Row = Record<string, unknown>;
-
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-
-function userFromRow(r: Row): User {
-  return {
-    id: String(r.id),
-    orgId: String(r.org_id),
-    email: String(r.email),
-    passwordHash: text(r.password_hash),
-    createdAt: String(r.created_at),
-    disabledAt: text(r.disabled_at),
-  };
-}
+import { userFromRow } from '../row-mappers.ts';
 
 const USER_COLUMNS = 'id, org_id, email, password_hash, created_at, disabled_at';
 

@@ -1,39 +1,11 @@
 /** AccessStore and UsageStore over node:sqlite, sharing the store's connection. */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { ApiKeyInfo, EndpointName, KeyMode, Organisation, Plan } from '../../domain/access.ts';
+import type { ApiKeyInfo, Organisation, Plan } from '../../domain/access.ts';
 import type { AccessStore, CounterRow, KeyLookup, NewKey, UsageRow, UsageStore } from '../access-store.ts';
 import { isBusy, tryWrite, whenUnlocked } from './busy.ts';
-
-type Row = Record<string, unknown>;
+import { keyFromRow, orgFromRow, planFromRow, type Row } from '../row-mappers.ts';
 
 const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at';
-
-export function planFromRow(r: Row): Plan {
-  return {
-    name: String(r.name),
-    endpoints: JSON.parse(String(r.endpoints)) as EndpointName[],
-    ratePerMinute: Number(r.rate_per_minute),
-    monthlyQuota: r.monthly_quota === null ? null : Number(r.monthly_quota),
-    testKeysAllowed: Number(r.test_keys_allowed) === 1,
-  };
-}
-
-export function orgFromRow(r: Row): Organisation {
-  return { id: String(r.id), slug: String(r.slug), plan: String(r.plan), createdAt: String(r.created_at) };
-}
-
-export function keyFromRow(r: Row): ApiKeyInfo {
-  return {
-    id: String(r.id),
-    orgId: String(r.org_id),
-    name: String(r.name),
-    mode: r.mode as KeyMode,
-    displayPrefix: String(r.display_prefix),
-    createdAt: String(r.created_at),
-    revokedAt: r.revoked_at === null ? null : String(r.revoked_at),
-    lastUsedAt: r.last_used_at === null ? null : String(r.last_used_at),
-  };
-}
 
 export class SqliteAccessStore implements AccessStore, UsageStore {
   private readonly db: DatabaseSync;

@@ -2,21 +2,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AuditEntry, DashboardStore, SessionRow, User } from '../dashboard-store.ts';
 import { whenUnlocked } from './busy.ts';
-
-type Row = Record<string, unknown>;
-
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-
-function userFromRow(r: Row): User {
-  return {
-    id: String(r.id),
-    orgId: String(r.org_id),
-    email: String(r.email),
-    passwordHash: text(r.password_hash),
-    createdAt: String(r.created_at),
-    disabledAt: text(r.disabled_at),
-  };
-}
+import { userFromRow, type Row } from '../row-mappers.ts';
 
 export class SqliteDashboardStore implements DashboardStore {
   private readonly db: DatabaseSync;
