@@ -10,11 +10,10 @@ import { Metrics } from './http/metrics.ts';
 import type { Limiter } from './limiter/limiter.ts';
 import { MemoryLimiter } from './limiter/memory-limiter.ts';
 import { ObservedLimiter } from './limiter/observed-limiter.ts';
-import { RedisLimiter } from './limiter/redis-limiter.ts';
+import type { RedisLimiter } from './limiter/redis-limiter.ts';
 import type { AdminDeps } from './services/access/admin.ts';
 import { KeyCache } from './services/access/key-cache.ts';
 import { UsageRecorder } from './services/access/usage-recorder.ts';
-import { PostgresStore } from './store/postgres/postgres-store.ts';
 import { SqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 
@@ -48,6 +47,8 @@ export interface DepsOptions {
 
 export async function openStore(config: Config, onIdleError?: (error: Error) => void): Promise<Store> {
   if (config.database.kind === 'sqlite') return new SqliteStore({ path: config.database.path });
+  // Loaded only when configured: the embedded default never pays for pg.
+  const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
   return PostgresStore.open({ url: config.database.url, max: config.database.poolSize, onIdleError });
 }
 
@@ -77,6 +78,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const cursors = createCursorCodec(await cursorSecret(config, store));
     const now = options.now ?? Date.now;
     if (config.redis) {
+      const { RedisLimiter } = await import('./limiter/redis-limiter.ts');
       redis = new RedisLimiter({
         url: config.redis.url,
         prefix: config.redis.prefix,

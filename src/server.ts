@@ -1,0 +1,82 @@
+/**
+ * The server: config → deps → app → listen, with the demo data loaded
+ * into an empty database, and a graceful stop on SIGTERM/SIGINT that drains
+ * in-flight requests and closes the database.
+ */
+import { ConfigError, loadConfig } from './config.ts';
+import { InvalidRequest } from './errors.ts';
+import { createDeps } from './deps.ts';
+import { buildApp } from './http/app.ts';
+import { loadDemo } from './services/demo.ts';
+import { ImportRejected } from './services/import/importer.ts';
+import { demoKeyBanner, ensureDemoAccess } from './services/demo-access.ts';
+
+async function start(): Promise<void> {
+  const config = loadConfig();
+  // Until the app's logger exists (Redis may be found missing while connecting), warnings go to stderr.
+  let log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void } = {
+    error: (_obj, msg) => process.stderr.write(`codebook: ${msg}\n`),
+    warn: (_obj, msg) => process.stderr.write(`codebook: warning: ${msg}\n`),
+  };
+  const deps = await createDeps(config, {
+    onFlushError: (err) => log.error({ err }, 'could not write usage counts; will retry'),
+    onWarning: (msg, err) => log.warn({ err }, msg),
+    processMetrics: true,
+  });
+  const app = await buildApp(deps, { logger: { level: config.logLevel } });
+  log = app.log;
+
+  try {
+    if ((await deps.store.countCodes()) === 0) {
+      app.log.info('empty database: loading the demo data set');
+      await loadDemo(deps.store, {
+        onRelease: (s) => app.log.info({ system: s.system, release: s.release, added: s.added, revised: s.revised, retired: s.retired }, 'demo release loaded'),
+      });
+    }
+  } catch (error) {
+    // Several instances started at once on an empty database: another one is loading it.
+    if (!(error instanceof ImportRejected)) throw error;
+    app.log.warn({ err: error }, 'demo data set not loaded here: another instance is loading it');
+  }
+
+  let demoKey: string | null = null;
+  try {
+    demoKey = await ensureDemoAccess(deps);
+  } catch (error) {
+    if (!(error instanceof InvalidRequest)) throw error;
+    app.log.warn('demo organisation created by another instance starting at the same time');
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: draining in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('in-flight requests did not finish within 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await deps.close();
+      app.log.info('stopped');
+    } finally {
+      clearTimeout(force);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  if (demoKey) process.stdout.write(`${demoKeyBanner(demoKey, address)}\n`);
+}
+
+start().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`codebook: ${error.message}\n`);
+  } else {
+    process.stderr.write(`codebook: failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  }
+  process.exit(1);
+});
