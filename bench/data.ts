@@ -91,3 +91,18 @@ export async function ensureData(params: DataParams, options: { rebuild: boolean
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as GenerateManifest;
   return { dir, dbFile, manifest, build, reused: false };
 }
+
+/** The snapshot import and its re-import timed again, on a scratch database that is removed afterwards. */
+export async function timeSnapshotImport(data: BenchData, log: (line: string) => void): Promise<ImportTimings> {
+  const scratch = join(data.dir, 'scratch.db');
+  const remove = () => {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${scratch}${suffix}`, { force: true });
+  };
+  remove();
+  log(`data: timing the snapshot import and its re-import again, on ${scratch}`);
+  try {
+    return JSON.parse(await runChild(['bench/import-data.ts', join(data.dir, 'files'), scratch, '--snapshot-only'])) as ImportTimings;
+  } finally {
+    remove();
+  }
+}

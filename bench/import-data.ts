@@ -6,8 +6,9 @@
  * then the deltas follow. Each import's counts are checked against what the
  * generator says it wrote.
  *
- * usage: node bench/import-data.ts DATA_DIR DATABASE_FILE
- * Progress goes to stderr; the timings, as one JSON line, to stdout.
+ * usage: node bench/import-data.ts DATA_DIR DATABASE_FILE [--snapshot-only]
+ * Progress goes to stderr; the timings, as one JSON line, to stdout. With
+ * --snapshot-only the deltas are left out (to time the imports again).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,15 +56,15 @@ function check(entry: GeneratedImport, s: ImportSummary, expected: GeneratedImpo
 }
 
 async function main(): Promise<void> {
-  const [dir, dbFile] = process.argv.slice(2);
-  if (dir === undefined || dbFile === undefined) throw new Error('usage: node bench/import-data.ts DATA_DIR DATABASE_FILE');
+  const [dir, dbFile, flag] = process.argv.slice(2);
+  if (dir === undefined || dbFile === undefined) throw new Error('usage: node bench/import-data.ts DATA_DIR DATABASE_FILE [--snapshot-only]');
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as GenerateManifest;
   const deps = await createDeps(loadConfig({ DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: 'silent' }));
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 200);
   try {
     const snapshots = manifest.imports.filter((i) => i.mode === 'snapshot');
-    const deltas = manifest.imports.filter((i) => i.mode !== 'snapshot');
+    const deltas = flag === '--snapshot-only' ? [] : manifest.imports.filter((i) => i.mode !== 'snapshot');
     const none = { added: 0, revised: 0, retired: 0, reactivated: 0 };
 
     process.stderr.write(`importing release 1 (${manifest.codes} codes, ${snapshots.length} snapshot files)\n`);

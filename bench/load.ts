@@ -2,7 +2,11 @@
  * One measured load: autocannon from this process against a server child,
  * keep-alive, a fixed number of connections, a warm-up that is thrown away,
  * then a fixed duration. Each request's path and headers come from a
- * generator, so every request can hit another id or depth.
+ * generator, so every request can hit another id or depth: each connection
+ * gets its own list of requests drawn from it, built into bytes before the
+ * clock starts and sent in turn (rebuilding every request in setupRequest
+ * costs the client a few microseconds each, which the small-body baselines
+ * would pay in throughput).
  *
  * Latencies are taken from autocannon's per-response event, in fractional
  * milliseconds and for every status (its own histogram keeps whole
@@ -26,6 +30,8 @@ export interface LoadOptions {
   /** Per-request timeout; a timed-out request counts as an error. */
   timeoutSeconds: number;
   next: () => RequestSpec;
+  /** Distinct requests per connection, sent in a loop. */
+  perConnection?: number;
   /** The server process to sample. */
   serverPid: number;
 }
@@ -84,11 +90,24 @@ interface Attack {
   bytes: number;
 }
 
-function attack(o: LoadOptions, seconds: number, record: boolean): Promise<Attack> {
+/** The requests of each connection, drawn once from the generator and reused by warm-up and measure. */
+function requestLists(o: LoadOptions): autocannon.Request[][] {
+  const per = o.perConnection ?? 1000;
+  const lists: autocannon.Request[][] = Array.from({ length: o.connections }, () => []);
+  // Dealt round-robin, so the connections together follow the generator's sequence.
+  for (let i = 0; i < per * o.connections; i++) {
+    const spec = o.next();
+    lists[i % o.connections]!.push({ method: 'GET', path: spec.path, headers: spec.headers });
+  }
+  return lists;
+}
+
+function attack(o: LoadOptions, lists: autocannon.Request[][], seconds: number, record: boolean): Promise<Attack> {
   let latencies = new Float64Array(record ? 1 << 16 : 0);
   let count = 0;
   let bytes = 0;
   const statuses: Record<string, number> = {};
+  let clients = 0;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -96,16 +115,7 @@ function attack(o: LoadOptions, seconds: number, record: boolean): Promise<Attac
         connections: o.connections,
         duration: seconds,
         timeout: o.timeoutSeconds,
-        requests: [
-          {
-            setupRequest: (request) => {
-              const spec = o.next();
-              request.path = spec.path;
-              request.headers = spec.headers;
-              return request;
-            },
-          },
-        ],
+        setupClient: (client) => client.setRequests(lists[clients++ % lists.length]!),
       },
       (error, result) => {
         if (error) reject(error as Error);
@@ -128,7 +138,8 @@ function attack(o: LoadOptions, seconds: number, record: boolean): Promise<Attac
 }
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
-  if (o.warmupSeconds > 0) await attack(o, o.warmupSeconds, false);
+  const lists = requestLists(o);
+  if (o.warmupSeconds > 0) await attack(o, lists, o.warmupSeconds, false);
 
   let rssMax = rssMb(o.serverPid);
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(o.serverPid))), 100);
@@ -137,7 +148,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const started = performance.now();
   let run: Attack;
   try {
-    run = await attack(o, o.durationSeconds, true);
+    run = await attack(o, lists, o.durationSeconds, true);
   } finally {
     clearInterval(sampler);
   }

@@ -26,7 +26,7 @@ export interface ReportInput {
   mode: string;
   machine: { cpus: number; cpuModel: string; memoryGb: number; kernel: string; node: string };
   settings: { connections: number; warmupSeconds: number; durationSeconds: number; deepDepth: number };
-  data: { params: { codes: number; changes: number; dates: number; seed: number }; reused: boolean; builtAt: string; imports: ImportTimings };
+  data: { params: { codes: number; changes: number; dates: number; seed: number }; reused: boolean; builtAt: string; imports: ImportTimings; importsMeasured: string };
   server: { startMs: number[]; startMedianMs: number; idleRssMb: number; stopMs: number };
   runs: RunRecord[];
   targets?: Target[];
@@ -184,9 +184,9 @@ export function formatReport(r: ReportInput): string {
   const im = d.imports;
   out.push(
     `Start-up: spawn to first answered request ${r.server.startMs.join(', ')} ms (median ${r.server.startMedianMs} ms); idle RSS ${r.server.idleRssMb} MB; graceful stop ${r.server.stopMs} ms`,
-    `Import (${d.reused ? `built ${d.builtAt}, reused` : 'built in this run'}): snapshot of ${im.codes.toLocaleString('en-US')} codes ${(im.snapshotMs / 1000).toFixed(1)} s ` +
+    `Import (timed ${d.importsMeasured}): snapshot of ${im.codes.toLocaleString('en-US')} codes ${(im.snapshotMs / 1000).toFixed(1)} s ` +
       `(${im.snapshotFiles.map((f) => `${f.system} ${f.rows} in ${(f.ms / 1000).toFixed(1)} s`).join(', ')}); ` +
-      `re-import ${(im.reimportMs / 1000).toFixed(1)} s; ${im.deltaFiles} deltas ${(im.deltasMs / 1000).toFixed(1)} s; importer peak RSS ${im.peakRssMb} MB`,
+      `re-import ${(im.reimportMs / 1000).toFixed(1)} s${im.deltaFiles > 0 ? `; ${im.deltaFiles} deltas ${(im.deltasMs / 1000).toFixed(1)} s` : ''}; importer peak RSS ${im.peakRssMb} MB`,
     '',
   );
   const targets = r.targets ?? [];
