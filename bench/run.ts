@@ -31,6 +31,7 @@ import { ensureData, ROOT, timeSnapshotImport, type BenchData, type DataParams }
 import { freePort, httpGet, sleep, spawnReady, stopChild } from './http.ts';
 import { rssMb, runLoad, type LoadResult, type RequestSpec } from './load.ts';
 import { evaluateTargets, formatReport, type RunRecord } from './report.ts';
+import { serverNodeFlags } from './server-flags.ts';
 
 const FULL = { codes: 1_000_000, changes: 2_000_000, dates: 24, warmup: 3, duration: 10 };
 const QUICK = { codes: 20_000, changes: 40_000, dates: 6, warmup: 1, duration: 2 };
@@ -140,7 +141,7 @@ async function startServer(data: BenchData, port: number, probe: RequestSpec, lo
   delete env.CURSOR_SECRET;
   const out = createWriteStream(logFile, { flags: 'a' });
   const started = performance.now();
-  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles')}`] : [];
+  const flags = [...serverNodeFlags(ROOT), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles')}`] : [])];
   const child = spawn(process.execPath, [...flags, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(out, { end: false });
   child.stderr!.pipe(out, { end: false });

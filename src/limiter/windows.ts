@@ -11,7 +11,24 @@ export interface Windows {
   monthResetsAt: Date;
 }
 
+let cachedSecond = Number.NaN;
+let cached: Windows | null = null;
+
+/**
+ * The windows at an instant. Every field is the same for all instants of one
+ * second (resets are whole seconds, rounded up), so one result per second is
+ * computed and shared; callers must not change it.
+ */
 export function windowsAt(nowMs: number): Windows {
+  const second = Math.floor(nowMs / 1000);
+  if (second !== cachedSecond || cached === null) {
+    cached = computeWindows(second * 1000);
+    cachedSecond = second;
+  }
+  return cached;
+}
+
+function computeWindows(nowMs: number): Windows {
   const d = new Date(nowMs);
   const iso = d.toISOString();
   const nextMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);

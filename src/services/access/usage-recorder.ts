@@ -11,8 +11,11 @@ const CLOSE_RETRY_MS = 5000;
 export class UsageRecorder {
   private readonly store: UsageStore;
   private pending = new Map<string, UsageRow>();
-  private lastUsed = new Map<string, string>();
+  /** Key id → when it was last used (ms); turned into text only when written. */
+  private lastUsed = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
+  private dayNumber = Number.NaN;
+  private dayText = '';
 
   constructor(store: UsageStore, options: { flushIntervalMs?: number; onFlushError?: (error: unknown) => void } = {}) {
     this.store = store;
@@ -22,14 +25,19 @@ export class UsageRecorder {
     this.timer.unref();
   }
 
+  /** On every /v1 response: kept cheap (no date formatting but once a day). */
   record(keyId: string, nowMs: number, outcome: Outcome): void {
-    const iso = new Date(nowMs).toISOString();
-    const day = iso.slice(0, 10);
+    const dayNumber = Math.floor(nowMs / 86_400_000);
+    if (dayNumber !== this.dayNumber) {
+      this.dayNumber = dayNumber;
+      this.dayText = new Date(dayNumber * 86_400_000).toISOString().slice(0, 10);
+    }
+    const day = this.dayText;
     const id = `${keyId} ${day} ${outcome}`;
     const row = this.pending.get(id);
     if (row) row.count++;
     else this.pending.set(id, { keyId, day, outcome, count: 1 });
-    this.lastUsed.set(keyId, iso);
+    this.lastUsed.set(keyId, nowMs);
   }
 
   async flush(): Promise<void> {
@@ -40,14 +48,15 @@ export class UsageRecorder {
     this.lastUsed = new Map();
     let ok = false;
     try {
-      ok = await this.store.flush([], [...rows.values()], lastUsed, []);
+      const lastUsedText = new Map([...lastUsed].map(([keyId, ms]) => [keyId, new Date(ms).toISOString()]));
+      ok = await this.store.flush([], [...rows.values()], lastUsedText, []);
     } finally {
       if (!ok) this.restore(rows, lastUsed);
     }
   }
 
   /** Puts unwritten counts back, merged with what arrived meanwhile. */
-  private restore(rows: Map<string, UsageRow>, lastUsed: Map<string, string>): void {
+  private restore(rows: Map<string, UsageRow>, lastUsed: Map<string, number>): void {
     for (const [id, row] of rows) {
       const now = this.pending.get(id);
       if (now) now.count += row.count;
