@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
@@ -51,6 +52,7 @@ describe('dashboard in a browser', { skip }, () => {
     await browser?.close();
     await app?.close();
     await deps?.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   const cli = async (...args: string[]) => {
