@@ -56,6 +56,7 @@ export interface ImportOptions {
   now?: () => Date;
 }
 
+const WRITE_CHUNK = 10_000;
 const RELEASE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 export function validateRequest(req: ImportRequest): void {
@@ -182,10 +183,13 @@ export async function runImport(store: Store, req: ImportRequest, options: Impor
       nextId++;
     }
 
+    // In chunks, so a long write shows progress; all of it is still one transaction.
     progress('write', 0, changeWrites.length);
-    await tx.writeChanges(changeWrites);
-    await tx.writeCodes(codeWrites);
-    progress('write', changeWrites.length, changeWrites.length);
+    for (let start = 0; start < changeWrites.length; start += WRITE_CHUNK) {
+      await tx.writeChanges(changeWrites.slice(start, start + WRITE_CHUNK));
+      await tx.writeCodes(codeWrites.slice(start, start + WRITE_CHUNK));
+      progress('write', Math.min(start + WRITE_CHUNK, changeWrites.length), changeWrites.length);
+    }
 
     return {
       system: req.system,
