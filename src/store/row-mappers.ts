@@ -4,7 +4,8 @@
  * representation of booleans differs (0/1 against true/false).
  */
 import type { ApiKeyInfo, EndpointName, KeyMode, Organisation, Plan } from '../domain/access.ts';
-import type { User } from './dashboard-store.ts';
+import type { KeyLookup } from './access-store.ts';
+import type { SessionRow, User } from './dashboard-store.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -46,5 +47,28 @@ export function userFromRow(r: Row): User {
     passwordHash: text(r.password_hash),
     createdAt: String(r.created_at),
     disabledAt: text(r.disabled_at),
+  };
+}
+
+export function sessionFromRow(r: Row): SessionRow {
+  return {
+    hash: String(r.hash),
+    userId: String(r.user_id),
+    csrfToken: String(r.csrf_token),
+    createdAt: String(r.created_at),
+    expiresAt: String(r.expires_at),
+  };
+}
+
+/**
+ * A key joined with its organisation (columns o_slug, o_plan, o_created_at)
+ * and plan (p_name and the plan's columns): the name of the plan is selected
+ * apart, since under one column name it would replace the key's.
+ */
+export function keyLookupFromRow(r: Row): KeyLookup {
+  return {
+    key: keyFromRow(r),
+    org: { id: String(r.org_id), slug: String(r.o_slug), plan: String(r.o_plan), createdAt: String(r.o_created_at) },
+    plan: planFromRow({ ...r, name: r.p_name }),
   };
 }

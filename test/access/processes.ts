@@ -1,8 +1,8 @@
 /** Real processes for the access tests: the server (src/main.ts) and the operator CLI (bin/codebook.js). */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { ROOT, runCodebook, type CliResult } from '../helpers/cli.ts';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { ROOT };
 
 /** The environment of a child: this one's, minus what would change its behaviour, plus the given settings. */
 function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
@@ -11,37 +11,11 @@ function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...settings };
 }
 
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { CliResult };
 
 /** Runs `codebook ARGS` against the database file, with a time limit. */
 export function runCli(dbPath: string, args: string[], timeoutMs = 20_000): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/codebook.js', ...args], {
-      cwd: ROOT,
-      env: childEnv({ DATABASE_URL: `sqlite:${dbPath}` }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`codebook ${args.join(' ')} did not finish within ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runCodebook(args, { env: childEnv({ DATABASE_URL: `sqlite:${dbPath}` }), timeoutMs });
 }
 
 /** Runs the CLI and parses its --json output; fails with its stderr otherwise. */

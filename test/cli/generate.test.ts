@@ -1,17 +1,14 @@
 /** `codebook generate` (the real CLI in a child process): deterministic files that import cleanly. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { GenerateManifest } from '../../src/services/generate.ts';
 import { runImport } from '../../src/services/import/importer.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { runCodebook, type CliResult } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/context.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'bin', 'codebook.js');
 const SIZE = ['--codes', '600', '--changes', '1500', '--dates', '5'];
 
 let dir: string;
@@ -20,16 +17,8 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function codebook(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'unused.db')}` } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function codebook(...args: string[]): Promise<CliResult> {
+  return runCodebook(args, { cwd: dir, env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'unused.db')}` }, timeoutMs: 60_000 });
 }
 
 async function generate(name: string, seed: string): Promise<string> {

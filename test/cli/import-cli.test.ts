@@ -1,15 +1,14 @@
 /** The real operator CLI (bin/codebook.js) in a child process: `import` and `demo`. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { runCodebook, type CliResult } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/context.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'bin', 'codebook.js');
 
 let dir: string;
 let dbPath: string;
@@ -19,22 +18,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliResult;
 
 function codebook(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}` } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCodebook(args, { cwd: dir, env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}` }, timeoutMs: 60_000 });
 }
 
 function file(name: string, text: string): string {

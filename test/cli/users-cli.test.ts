@@ -1,18 +1,15 @@
 /** The real operator CLI (bin/codebook.js) in a child process: `users create|link|list|disable`. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
 import { createOrg, setPlan } from '../../src/services/access/admin.ts';
 import { setPasswordWithToken, signIn } from '../../src/services/dashboard/users.ts';
+import { runCodebook } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/context.ts';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(ROOT, 'bin', 'codebook.js');
 const PUBLIC_URL = 'https://codebook.example.test';
 const LINK = `${PUBLIC_URL}/dashboard/set-password?token=`;
 
@@ -27,16 +24,7 @@ describe('codebook users', () => {
   let dbPath: string;
 
   function codebook(...args: string[]): Promise<Run> {
-    return new Promise((resolve, reject) => {
-      const env = { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, PUBLIC_URL, LOG_LEVEL: 'silent' };
-      const child = spawn(process.execPath, [BIN, 'users', ...args], { cwd: dir, env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    return runCodebook(['users', ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, PUBLIC_URL, LOG_LEVEL: 'silent' } });
   }
 
   /** Runs a command that must succeed; returns its output. */

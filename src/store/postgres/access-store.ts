@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { ApiKeyInfo, Organisation, Plan } from '../../domain/access.ts';
 import type { AccessStore, CounterRow, KeyLookup, NewKey, UsageRow, UsageStore } from '../access-store.ts';
 import { exec, rows, transaction } from './pg-client.ts';
-import { keyFromRow, orgFromRow, planFromRow } from '../row-mappers.ts';
+import { keyFromRow, keyLookupFromRow, orgFromRow, planFromRow } from '../row-mappers.ts';
 
 const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at';
 const PLAN_COLUMNS = 'p.name, p.endpoints, p.rate_per_minute, p.monthly_quota, p.test_keys_allowed';
@@ -106,13 +106,7 @@ export class PostgresAccessStore implements AccessStore, UsageStore {
        WHERE k.hash = $1`,
       [hash],
     );
-    if (!r) return null;
-    return {
-      key: keyFromRow(r),
-      org: { id: String(r.org_id), slug: String(r.o_slug), plan: String(r.o_plan), createdAt: String(r.o_created_at) },
-      // The plan's name is selected apart: under one column name it would replace the key's.
-      plan: planFromRow({ ...r, name: r.p_name }),
-    };
+    return r ? keyLookupFromRow(r) : null;
   }
 
   async loadCounters(orgId: string, windows: string[]): Promise<Map<string, number>> {

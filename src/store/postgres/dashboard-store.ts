@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import type { AuditEntry, DashboardStore, SessionRow, User } from '../dashboard-store.ts';
 import { exec, rows } from './pg-client.ts';
-import { userFromRow } from '../row-mappers.ts';
+import { sessionFromRow, userFromRow } from '../row-mappers.ts';
 
 const USER_COLUMNS = 'id, org_id, email, password_hash, created_at, disabled_at';
 
@@ -73,14 +73,7 @@ export class PostgresDashboardStore implements DashboardStore {
 
   async getSession(hash: string): Promise<SessionRow | null> {
     const [r] = await rows(this.pool, 'SELECT hash, user_id, csrf_token, created_at, expires_at FROM sessions WHERE hash = $1', [hash]);
-    if (!r) return null;
-    return {
-      hash: String(r.hash),
-      userId: String(r.user_id),
-      csrfToken: String(r.csrf_token),
-      createdAt: String(r.created_at),
-      expiresAt: String(r.expires_at),
-    };
+    return r ? sessionFromRow(r) : null;
   }
 
   async deleteSession(hash: string): Promise<void> {

@@ -3,7 +3,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { ApiKeyInfo, Organisation, Plan } from '../../domain/access.ts';
 import type { AccessStore, CounterRow, KeyLookup, NewKey, UsageRow, UsageStore } from '../access-store.ts';
 import { isBusy, tryWrite, whenUnlocked } from './busy.ts';
-import { keyFromRow, orgFromRow, planFromRow, type Row } from '../row-mappers.ts';
+import { keyFromRow, keyLookupFromRow, orgFromRow, planFromRow, type Row } from '../row-mappers.ts';
 
 const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at';
 
@@ -111,13 +111,7 @@ export class SqliteAccessStore implements AccessStore, UsageStore {
        FROM api_keys k JOIN organisations o ON o.id = k.org_id JOIN plans p ON p.name = o.plan
        WHERE k.hash = ?`,
     ).get(hash) as Row | undefined;
-    if (!r) return null;
-    return {
-      key: keyFromRow(r),
-      org: { id: String(r.org_id), slug: String(r.o_slug), plan: String(r.o_plan), createdAt: String(r.o_created_at) },
-      // The plan's name is selected apart: under one column name it would replace the key's.
-      plan: planFromRow({ ...r, name: r.p_name }),
-    };
+    return r ? keyLookupFromRow(r) : null;
   }
 
   async loadCounters(orgId: string, windows: string[]): Promise<Map<string, number>> {

@@ -2,7 +2,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AuditEntry, DashboardStore, SessionRow, User } from '../dashboard-store.ts';
 import { whenUnlocked } from './busy.ts';
-import { userFromRow, type Row } from '../row-mappers.ts';
+import { sessionFromRow, userFromRow, type Row } from '../row-mappers.ts';
 
 export class SqliteDashboardStore implements DashboardStore {
   private readonly db: DatabaseSync;
@@ -84,14 +84,7 @@ export class SqliteDashboardStore implements DashboardStore {
 
   async getSession(hash: string): Promise<SessionRow | null> {
     const r = this.stmt('SELECT * FROM sessions WHERE hash = ?').get(hash) as Row | undefined;
-    if (!r) return null;
-    return {
-      hash: String(r.hash),
-      userId: String(r.user_id),
-      csrfToken: String(r.csrf_token),
-      createdAt: String(r.created_at),
-      expiresAt: String(r.expires_at),
-    };
+    return r ? sessionFromRow(r) : null;
   }
 
   async deleteSession(hash: string): Promise<void> {
