@@ -29,7 +29,6 @@ export interface V1Deps extends RouteDeps {
 }
 
 const ALLOWED = 'GET, HEAD';
-const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const PATHS = ['/codes', '/codes/:code_id', '/codes/:code_id/changes', '/changes'];
 
 export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void> {
@@ -66,7 +65,8 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
 
   for (const url of PATHS) {
     app.route({
-      method: [...OTHER_METHODS],
+      // Every method Fastify routes (TRACE, SEARCH, PROPFIND, …) but the allowed ones.
+      method: app.supportedMethods.filter((m) => m !== 'GET' && m !== 'HEAD'),
       url,
       config: { allow: ALLOWED },
       schema: { hide: true },

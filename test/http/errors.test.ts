@@ -144,8 +144,8 @@ test('route_not_found, under /v1 and outside it', async () => {
 
 test('method_not_allowed, with Allow: GET, HEAD', async () => {
   for (const url of ENDPOINTS) {
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
-      const res = await ctx.request({ method, url, payload: method === 'DELETE' ? undefined : {} });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'] as const) {
+      const res = await ctx.request({ method, url, payload: method === 'DELETE' || method === 'TRACE' ? undefined : {} });
       assertError(res, 405, 'method_not_allowed');
       assert.equal(res.headers.allow, 'GET, HEAD', `${method} ${url}`);
     }
