@@ -1,20 +1,23 @@
 /**
  * API keys must never travel in a URL (contract §5.4). These helpers find a
  * key-shaped value in any query parameter, however it was percent-encoded, and
- * keep such URLs out of the logs.
+ * keep such URLs, and the dashboard's one-time link tokens, out of the logs.
  */
 import { ApiError } from '../errors.ts';
 
 const KEY_SHAPE = /svc_(?:live|test)_[A-Za-z0-9]{32}/;
 
-/** Decodes one URL component; an undecodable one is checked as it stands. */
+/**
+ * Decodes every %XX of a URL component on its own, byte by byte: one broken
+ * escape (%ZZ, a lone %) must not leave the valid ones beside it encoded. Keys
+ * are ASCII, so reading bytes as Latin-1 is enough to find them.
+ */
 function decoded(component: string): string {
-  try {
-    return decodeURIComponent(component.replaceAll('+', ' '));
-  } catch {
-    return component;
-  }
+  return component.replaceAll('+', ' ').replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
+
+/** Query parameters whose values are secrets of their own (the dashboard's one-time links). */
+const SECRET_PARAMS = new Set(['token']);
 
 /** True when any name or value of the query string holds a key-shaped text. */
 export function queryHoldsKey(url: string): boolean {
@@ -48,5 +51,14 @@ export function loggableUrl(url: string): string {
   const path = q === -1 ? url : url.slice(0, q);
   const safePath = holdsKey(path) ? path.split('/').map((segment) => (holdsKey(segment) ? '[REDACTED]' : segment)).join('/') : path;
   if (q === -1) return safePath;
-  return queryHoldsKey(url) ? `${safePath}?[REDACTED]` : `${safePath}${url.slice(q)}`;
+  if (queryHoldsKey(url)) return `${safePath}?[REDACTED]`;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq !== -1 && SECRET_PARAMS.has(decoded(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=[REDACTED]` : pair;
+    })
+    .join('&');
+  return `${safePath}?${query}`;
 }

@@ -63,6 +63,17 @@ describe('400 api_key_in_query', () => {
     }
   });
 
+  test('a key with one character percent-encoded beside a broken escape is still found, and not logged', async () => {
+    logged.length = 0;
+    const random = randomPart(ctx.key);
+    const encoded = `svc_live_%${random.charCodeAt(0).toString(16)}${random.slice(1)}`;
+    for (const tail of ['%', '%ZZ', '%G0']) {
+      assertError(await get(`/v1/codes?x=${encoded}${tail}`), 400, 'api_key_in_query');
+      assertError(await get(`/v1/codes?cursor=${encoded}${tail}`, bearer(ctx.key)), 400, 'api_key_in_query');
+    }
+    assertNotLogged(random.slice(1));
+  });
+
   test('a key as a parameter name, or a key inside a longer value', async () => {
     assertError(await get(`/v1/codes?${ctx.key}`), 400, 'api_key_in_query');
     assertError(await get(`/v1/codes?${ctx.key}=1`), 400, 'api_key_in_query');
@@ -124,6 +135,15 @@ describe('keys never reach the log', () => {
     // The requests were logged, just without the keys.
     assert.ok(logged.some((l) => l.includes('[REDACTED]')));
     assert.ok(logged.filter((l) => l.includes('"statusCode":400')).length >= 3);
+  });
+
+  test('the one-time token of a dashboard password link is not logged', async () => {
+    logged.length = 0;
+    const token = 'ENj6x3192_3bYaMc4QqdzenqR-tbhzEiZbkphv169d4';
+    await get(`/dashboard/set-password?token=${token}`);
+    await get(`/dashboard/set-password?a=1&token=${token}`);
+    assertNotLogged(token);
+    assert.ok(logged.some((l) => l.includes('token=[REDACTED]')));
   });
 
   test(
