@@ -2,8 +2,10 @@
  * Reads an import file into validated rows. Every problem is collected with
  * its line number; the caller applies nothing unless the list is empty.
  */
+import { isUtf8 } from 'node:buffer';
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { Transform } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import { CODE_STATUSES, type AttributeValue, type CodeContent, type CodeStatus } from '../../domain/records.ts';
 
@@ -30,6 +32,11 @@ export type ByteProgress = (bytesRead: number, totalBytes: number) => void;
 const KNOWN = new Set(['code', 'display', 'definition', 'status', 'parents']);
 const MAX_ERRORS = 1000;
 const MAX_CODE_LENGTH = 512;
+const MAX_DISPLAY_LENGTH = 1_000;
+const MAX_DEFINITION_LENGTH = 10_000;
+const MAX_ATTRIBUTES = 100;
+/** All the text of one row together: records are served whole, so they stay small. */
+const MAX_ROW_TEXT = 32 * 1024;
 // Control characters other than tab: they cannot be part of a published code.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -56,10 +63,12 @@ function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow |
   const display = typeof raw.display === 'string' ? raw.display.trim() : '';
   if (raw.display !== undefined && raw.display !== null && typeof raw.display !== 'string') problems.push('display must be text');
   else if (display === '') problems.push('display is required');
+  else if (display.length > MAX_DISPLAY_LENGTH) problems.push(`display is longer than ${MAX_DISPLAY_LENGTH} characters`);
 
   let definition: string | null = null;
   if (typeof raw.definition === 'string') definition = raw.definition.trim() === '' ? null : raw.definition;
   else if (raw.definition !== undefined && raw.definition !== null) problems.push('definition must be text');
+  if (definition !== null && definition.length > MAX_DEFINITION_LENGTH) problems.push(`definition is longer than ${MAX_DEFINITION_LENGTH} characters`);
 
   let status: CodeStatus = 'active';
   if (raw.status !== undefined && raw.status !== null && raw.status !== '') {
@@ -78,15 +87,22 @@ function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow |
   if (parents.includes(code) && code !== '') problems.push('a code cannot be its own parent');
   if (new Set(parents).size !== parents.length) problems.push('parents lists a code twice');
 
-  const attributes: Record<string, AttributeValue> = {};
-  for (const name of Object.keys(raw.attributes).sort()) {
+  // No prototype: a column named __proto__ or constructor is an attribute like any other.
+  const attributes: Record<string, AttributeValue> = Object.create(null);
+  const names = Object.keys(raw.attributes).sort();
+  if (names.length > MAX_ATTRIBUTES) problems.push(`more than ${MAX_ATTRIBUTES} attributes`);
+  let rowText = code.length + display.length + (definition?.length ?? 0) + parents.join(';').length;
+  for (const name of names) {
     const value = raw.attributes[name];
     if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
       attributes[name] = value === '' ? null : (value as AttributeValue);
+      rowText += name.length + (typeof value === 'string' ? value.length : 8);
     } else {
       problems.push(`attribute ${name} must be text, a number, true/false or null`);
     }
   }
+
+  if (rowText > MAX_ROW_TEXT) problems.push(`the row holds more than ${MAX_ROW_TEXT} characters of text`);
 
   for (const message of problems) errors.push({ line, message });
   if (problems.length > 0) return null;
@@ -102,6 +118,52 @@ function checkDuplicates(rows: ImportRow[], errors: RowError[]): void {
   }
 }
 
+/** A byte stream that is not UTF-8 text; `lines` is the line of the first bad byte. */
+class NotUtf8 extends Error {
+  readonly lines: number;
+  constructor(line: number) {
+    super(`line ${line} is not valid UTF-8 text: save the file as UTF-8`);
+    this.lines = line;
+  }
+}
+
+/**
+ * Passes the bytes through and fails at the first one that is not UTF-8:
+ * decoding with replacement would import U+FFFD in place of the bad bytes.
+ */
+function utf8Guard(): Transform {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let line = 1;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      try {
+        decoder.decode(chunk, { stream: true });
+      } catch {
+        // Find the line within this chunk that holds the bad bytes.
+        let start = 0;
+        for (let end = chunk.indexOf(10); ; end = chunk.indexOf(10, start)) {
+          if (!isUtf8(chunk.subarray(start, end === -1 ? chunk.length : end))) break;
+          if (end === -1) break;
+          line++;
+          start = end + 1;
+        }
+        done(new NotUtf8(line));
+        return;
+      }
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) line++;
+      done(null, chunk);
+    },
+    flush(done) {
+      try {
+        decoder.decode();
+        done();
+      } catch {
+        done(new NotUtf8(line));
+      }
+    },
+  });
+}
+
 function progressStream(file: string, onProgress?: ByteProgress) {
   const total = statSync(file).size;
   const stream = createReadStream(file, { highWaterMark: 1 << 20 });
@@ -112,15 +174,19 @@ function progressStream(file: string, onProgress?: ByteProgress) {
       onProgress(read, total);
     });
   }
-  return stream;
+  const guarded = utf8Guard();
+  stream.on('error', (error) => guarded.destroy(error));
+  return stream.pipe(guarded);
 }
 
 async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<ParseResult> {
   const rows: ImportRow[] = [];
   const errors: RowError[] = [];
-  const parser = progressStream(file, onProgress).pipe(
-    parseCsv({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true }),
-  );
+  const source = progressStream(file, onProgress);
+  const parser = parseCsv({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true });
+  // pipe() does not pass errors on: a file that is not UTF-8 must end the parse.
+  source.on('error', (error) => parser.destroy(error));
+  source.pipe(parser);
   let header: string[] | null = null;
   // csv-parse reports the line a record ends on, and counts a CRLF inside a
   // quoted field as two lines; a record's first line is counted here instead.
@@ -142,7 +208,7 @@ async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<Pa
         errors.push({ line, message: `expected ${header.length} fields as in the header, found ${record.length}` });
         continue;
       }
-      const raw: RawRow = { code: undefined, display: undefined, definition: undefined, status: undefined, parents: undefined, attributes: {} };
+      const raw: RawRow = { code: undefined, display: undefined, definition: undefined, status: undefined, parents: undefined, attributes: Object.create(null) };
       for (let i = 0; i < header.length; i++) {
         const name = header[i]!;
         if (KNOWN.has(name)) (raw as unknown as Record<string, unknown>)[name] = record[i];
@@ -154,9 +220,9 @@ async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<Pa
     }
   } catch (error) {
     const err = error as { lines?: number; message: string };
-    errors.push({ line: err.lines ?? 0, message: `not valid CSV: ${err.message}` });
+    errors.push({ line: err.lines ?? 0, message: error instanceof NotUtf8 ? err.message : `not valid CSV: ${err.message}` });
   }
-  if (header === null) errors.push({ line: 1, message: 'the file is empty: expected a header line with at least code,display' });
+  if (header === null && errors.length === 0) errors.push({ line: 1, message: 'the file is empty: expected a header line with at least code,display' });
   checkDuplicates(rows, errors);
   return { rows, errors };
 }
@@ -188,34 +254,39 @@ async function parseNdjsonFile(file: string, onProgress?: ByteProgress): Promise
   const errors: RowError[] = [];
   const lines = createInterface({ input: progressStream(file, onProgress), crlfDelay: Infinity });
   let line = 0;
-  for await (const raw of lines) {
-    line++;
-    const text = line === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
-    if (text.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      errors.push({ line, message: `not valid JSON: ${(error as Error).message}` });
-      continue;
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      errors.push({ line, message: 'each line must be a JSON object' });
-      continue;
-    }
-    const obj = value as Record<string, unknown>;
-    const attributes: Record<string, unknown> = {};
-    if (obj.attributes !== undefined) {
-      if (typeof obj.attributes !== 'object' || obj.attributes === null || Array.isArray(obj.attributes)) {
-        errors.push({ line, message: 'attributes must be an object' });
+  try {
+    for await (const raw of lines) {
+      line++;
+      const text = line === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        errors.push({ line, message: `not valid JSON: ${(error as Error).message}` });
         continue;
       }
-      Object.assign(attributes, obj.attributes);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        errors.push({ line, message: 'each line must be a JSON object' });
+        continue;
+      }
+      const obj = value as Record<string, unknown>;
+      const attributes: Record<string, unknown> = Object.create(null);
+      if (obj.attributes !== undefined) {
+        if (typeof obj.attributes !== 'object' || obj.attributes === null || Array.isArray(obj.attributes)) {
+          errors.push({ line, message: 'attributes must be an object' });
+          continue;
+        }
+        Object.assign(attributes, obj.attributes);
+      }
+      for (const [name, v] of Object.entries(obj)) if (!KNOWN.has(name) && name !== 'attributes') attributes[name] = v;
+      const row = validateRow({ code: obj.code, display: obj.display, definition: obj.definition, status: obj.status, parents: obj.parents, attributes }, line, errors);
+      if (row) rows.push(row);
+      if (errors.length >= MAX_ERRORS) break;
     }
-    for (const [name, v] of Object.entries(obj)) if (!KNOWN.has(name) && name !== 'attributes') attributes[name] = v;
-    const row = validateRow({ code: obj.code, display: obj.display, definition: obj.definition, status: obj.status, parents: obj.parents, attributes }, line, errors);
-    if (row) rows.push(row);
-    if (errors.length >= MAX_ERRORS) break;
+  } catch (error) {
+    if (!(error instanceof NotUtf8)) throw error;
+    errors.push({ line: error.lines, message: error.message });
   }
   checkDuplicates(rows, errors);
   return { rows, errors };
