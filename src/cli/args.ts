@@ -45,3 +45,14 @@ export function output(json: boolean): Output {
     },
   };
 }
+
+/**
+ * For command groups (plans, orgs, keys, users): `--help` or no action prints
+ * the group's usage; true when the command has nothing more to do.
+ */
+export function groupHelp(action: string | undefined, usage: string): boolean {
+  if (action !== undefined && action !== '--help' && action !== '-h') return false;
+  process.stdout.write(`usage: ${usage}\n`);
+  if (action === undefined) throw new CliError('', 2);
+  return true;
+}

@@ -3,7 +3,8 @@ import type { ApiKeyInfo, Organisation } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { createKey, listKeys, requireOrg, revokeKey } from '../services/access/admin.ts';
-import { helpHint, output, parseCommand, required } from './args.ts';
+import { audit } from '../services/dashboard/users.ts';
+import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
@@ -25,6 +26,7 @@ function publicKey(k: ApiKeyInfo, org: Organisation | string) {
 
 export async function keysCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const [action, ...rest] = args;
+  if (groupHelp(action, USAGE)) return;
   const { values, positionals } = parseCommand(
     rest,
     { org: { type: 'string' }, test: { type: 'boolean', default: false }, name: { type: 'string' }, json: { type: 'boolean', default: false } },
@@ -36,6 +38,7 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       const { admin } = await deps();
       const org = await requireOrg(admin, required(values.org, '--org', USAGE));
       const { key, info } = await createKey(admin, org, values.test ? 'test' : 'live', values.name ?? '');
+      await audit(admin, org.id, 'operator', 'key.created', `${info.name} (${info.displayPrefix}…, ${info.mode})`);
       out.result(
         { id: info.id, key, display_prefix: info.displayPrefix, mode: info.mode, org: org.slug, created_at: info.createdAt },
         `Created ${info.mode} key ${info.id} ("${info.name}") for ${org.slug}.\nThe key is shown only this once and cannot be recovered:\n\n  ${key}\n`,
@@ -46,6 +49,7 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       if (positionals.length !== 1) throw new CliError(`expected one KEY_ID (key_…; see keys list) ${helpHint(USAGE)}`, 2);
       const { admin, store } = await deps();
       const k = await revokeKey(admin, positionals[0]!);
+      await audit(admin, k.orgId, 'operator', 'key.revoked', `${k.name} (${k.displayPrefix}…, ${k.mode})`);
       const org = (await store.access.listOrgs()).find((o) => o.id === k.orgId)?.slug ?? k.orgId;
       out.result(publicKey(k, org), `key ${k.id} (${k.displayPrefix}…) revoked at ${k.revokedAt}; it is refused from the next request on`);
       return;

@@ -2,13 +2,14 @@
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { createOrg, setOrgPlan } from '../services/access/admin.ts';
-import { helpHint, output, parseCommand, required } from './args.ts';
+import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE = 'codebook orgs create SLUG --plan NAME [--json]\n       codebook orgs set-plan SLUG NAME [--json]\n       codebook orgs list [--json]';
 
 export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const [action, ...rest] = args;
+  if (groupHelp(action, USAGE)) return;
   const { values, positionals } = parseCommand(rest, { plan: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
   const out = output(values.json!);
   switch (action) {

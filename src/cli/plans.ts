@@ -3,7 +3,7 @@ import type { Plan } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { setPlan } from '../services/access/admin.ts';
-import { helpHint, output, parseCommand, required } from './args.ts';
+import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
@@ -22,6 +22,7 @@ function integer(text: string, flag: string): number {
 
 export async function plansCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const [action, ...rest] = args;
+  if (groupHelp(action, USAGE)) return;
   const { values, positionals } = parseCommand(
     rest,
     {

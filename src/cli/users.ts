@@ -4,7 +4,7 @@ import { CliError } from '../errors.ts';
 import { requireOrg } from '../services/access/admin.ts';
 import { createUser, disableUser, LINK_VALIDITY_MS, newPasswordLink } from '../services/dashboard/users.ts';
 import type { User } from '../store/dashboard-store.ts';
-import { output, parseCommand, required } from './args.ts';
+import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
@@ -20,6 +20,7 @@ function linkText(url: string, expiresAt: string): string {
 
 export async function usersCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const [action, ...rest] = args;
+  if (groupHelp(action, USAGE)) return;
   const { values } = parseCommand(rest, { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
   const out = output(values.json!);
   const d = await deps();
@@ -49,6 +50,6 @@ export async function usersCommand(args: string[], deps: () => Promise<Deps>): P
       return;
     }
     default:
-      throw new CliError(`expected create, link, list or disable\nusage: ${USAGE}`, 2);
+      throw new CliError(`expected create, link, list or disable ${helpHint(USAGE)}`, 2);
   }
 }

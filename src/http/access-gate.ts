@@ -27,12 +27,20 @@ function unauthorized(message: string): ApiError {
   return new ApiError('invalid_api_key', `${message} ${HOW}`);
 }
 
+function headerCount(rawHeaders: string[], name: string): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === name.length && rawHeaders[i]!.toLowerCase() === name) n++;
+  return n;
+}
+
 /** The one key a request presents, or a 401 for anything ambiguous or malformed. */
 export function presentedKey(request: FastifyRequest): string {
   const authorization = request.headers.authorization;
   const headerKey = request.headers['x-api-key'];
   let key: string | undefined;
   if (authorization !== undefined) {
+    // Node keeps only the first of repeated Authorization headers: refuse the ambiguity instead.
+    if (headerCount(request.raw.rawHeaders, 'authorization') > 1) throw unauthorized('Send one Authorization header.');
     const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
     if (!match) throw unauthorized('The Authorization header must use the Bearer scheme.');
     key = match[1];

@@ -9,7 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessGate } from './access-gate.ts';
-import { errorHandler, frameworkErrors } from './error-handler.ts';
+import { clientErrorHandler, errorHandler, frameworkErrors } from './error-handler.ts';
 import { registerOps, withOutages } from './ops.ts';
 import { RequestLog, serializers } from './logging.ts';
 import { loggableUrl, rejectKeyInQuery } from './query-keys.ts';
@@ -23,6 +23,7 @@ export interface AppOptions {
 }
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const gate = createAccessGate({ store: deps.store, keys: deps.keys, limiter: deps.limiter, usage: deps.usage, now: deps.now });
   const app = Fastify({
     // Whatever logger options come in, the redacting serializers apply.
     logger: options.logger ? { ...(options.logger as object), serializers } : false,
@@ -33,7 +34,24 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: false } },
     return503OnClosing: true,
-    frameworkErrors,
+    // A path Fastify cannot route (bad escape, over-long segment): under /v1 the
+    // key still comes first in the order of checks, then the 400.
+    frameworkErrors: (error, request, reply) => {
+      if (!request.url.startsWith('/v1/')) return frameworkErrors(error, request, reply);
+      Promise.resolve()
+        .then(async () => {
+          rejectKeyInQuery(request.url);
+          await gate.authenticate(request);
+        })
+        .then(
+          () => frameworkErrors(error, request, reply),
+          (refusal: unknown) => {
+            reply.header('Request-Id', request.id);
+            errorHandler(refusal, request, reply);
+          },
+        );
+    },
+    clientErrorHandler,
   });
 
   app.setErrorHandler(withOutages(errorHandler, deps.metrics));
@@ -51,7 +69,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   await registerOps(app, { store: deps.store, metrics: deps.metrics, redis: deps.redis });
 
-  const gate = createAccessGate({ store: deps.store, keys: deps.keys, limiter: deps.limiter, usage: deps.usage, now: deps.now });
   await app.register(v1Plugin, { prefix: '/v1', store: deps.store, cursors: deps.cursors, gate });
   await app.register(async (scope) => dashboardPlugin(scope, deps), { prefix: '/dashboard' });
 

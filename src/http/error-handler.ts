@@ -4,6 +4,8 @@
  * logged 500 whose body says nothing about internals.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { ApiError } from '../errors.ts';
 import { errorBody } from './error-body.ts';
 import { LIMIT_RULE } from './pagination.ts';
@@ -75,4 +77,28 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
 export function sendError(reply: FastifyReply, error: ApiError, requestId: string): void {
   if (error.headers) reply.headers(error.headers);
   reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error, requestId));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node's HTTP parser refuses before
+ * any route or hook (oversized headers, malformed request lines or framing).
+ * They still get the one error shape and a Request-Id, and the connection ends.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  const message =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'The request headers are too large.'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'The request took too long to arrive.'
+        : 'The request is not valid HTTP/1.1.';
+  const body = errorBody(new ApiError('invalid_parameter', message), requestId);
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nRequest-Id: ${requestId}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -38,7 +38,8 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
     const principal = await gate.authenticate(request);
     const config = request.routeOptions.config;
     let refusal: ApiError | null = null;
-    if (request.is404) {
+    // An empty {code_id} (GET /v1/codes/) names no resource: no such route.
+    if (request.is404 || (request.params as { code_id?: string }).code_id === '') {
       refusal = new ApiError('route_not_found', `No route ${request.method} ${loggableUrl(request.url.split('?')[0]!)} under /v1.`);
     } else if (config.allow !== undefined) {
       refusal = new ApiError('method_not_allowed', `${request.method} is not allowed here; allowed: ${config.allow}.`, {
