@@ -14,6 +14,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
 import type { Organisation } from '../../src/domain/access.ts';
 import { runImport, type ImportMode, type ImportSummary } from '../../src/services/import/importer.ts';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
 
 export interface TestContext {
@@ -70,6 +71,20 @@ export interface ContextOptions {
 
 export function tempDir(prefix = 'codebook-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A fresh SqliteStore in a temporary folder, as the backend-agnostic store suites open one. */
+export async function openTempSqliteStore(): Promise<{ store: Store; dir: string; cleanup(): Promise<void> }> {
+  const dir = tempDir();
+  const store = new SqliteStore({ path: join(dir, 'codebook.db') });
+  return {
+    store,
+    dir,
+    async cleanup() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function toCsv(rows: Record<string, string>[]): string {

@@ -8,22 +8,11 @@ import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { tempDir } from '../helpers/context.ts';
+import { openTempSqliteStore, tempDir } from '../helpers/context.ts';
 import { storeSuite } from './store.suite.ts';
 import { changeRow, codeRow, NO_CODE_FILTERS, pageAllCodes, writeChanges, writeCodes } from './suite-fixtures.ts';
 
-storeSuite('sqlite', async () => {
-  const dir = tempDir();
-  const store = new SqliteStore({ path: join(dir, 'codebook.db') });
-  return {
-    store,
-    dir,
-    async cleanup() {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+storeSuite('sqlite', openTempSqliteStore);
 
 /** Runs fn with a temp folder holding the path of a database file, then removes it. */
 async function inTempDir(fn: (path: string) => Promise<void>): Promise<void> {
