@@ -1,31 +1,13 @@
 /** AccessStore and UsageStore over node:sqlite, sharing the store's connection. */
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { ApiKeyInfo, Organisation, Plan } from '../../domain/access.ts';
 import type { AccessStore, CounterRow, KeyLookup, NewKey, UsageRow, UsageStore } from '../access-store.ts';
-import { isBusy, tryWrite, whenUnlocked } from './busy.ts';
+import { isBusy, tryWrite } from './busy.ts';
+import { SqliteStatements } from './statements.ts';
 import { keyFromRow, keyLookupFromRow, orgFromRow, planFromRow, type Row } from '../row-mappers.ts';
 
 const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at';
 
-export class SqliteAccessStore implements AccessStore, UsageStore {
-  private readonly db: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
-
-  constructor(db: DatabaseSync) {
-    this.db = db;
-  }
-
-  private stmt(sql: string): StatementSync {
-    let s = this.statements.get(sql);
-    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
-    return s;
-  }
-
-  /** One write statement, waiting on timers (not on the event loop) while an import holds the lock. */
-  private write(sql: string, ...params: (string | number | null)[]) {
-    const statement = this.stmt(sql);
-    return whenUnlocked(this.db, () => statement.run(...params));
-  }
+export class SqliteAccessStore extends SqliteStatements implements AccessStore, UsageStore {
 
   async upsertPlan(p: Plan): Promise<void> {
     await this.write(

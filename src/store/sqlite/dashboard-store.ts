@@ -1,28 +1,10 @@
 /** DashboardStore over node:sqlite, sharing the store's connection. */
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { AuditEntry, DashboardStore, SessionRow, User } from '../dashboard-store.ts';
 import { whenUnlocked } from './busy.ts';
+import { SqliteStatements } from './statements.ts';
 import { sessionFromRow, userFromRow, type Row } from '../row-mappers.ts';
 
-export class SqliteDashboardStore implements DashboardStore {
-  private readonly db: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
-
-  constructor(db: DatabaseSync) {
-    this.db = db;
-  }
-
-  /** Runs one write statement, waiting on timers (not on the event loop) while an import holds the lock. */
-  private write(sql: string, ...params: (string | number | null)[]) {
-    const statement = this.stmt(sql);
-    return whenUnlocked(this.db, () => statement.run(...params));
-  }
-
-  private stmt(sql: string): StatementSync {
-    let s = this.statements.get(sql);
-    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
-    return s;
-  }
+export class SqliteDashboardStore extends SqliteStatements implements DashboardStore {
 
   async createUser(u: User): Promise<User | null> {
     const result = await this.write(

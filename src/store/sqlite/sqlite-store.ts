@@ -23,6 +23,7 @@ import { storedCodeFromJson } from '../stored-code.ts';
 import { SqliteAccessStore } from './access-store.ts';
 import { SqliteDashboardStore } from './dashboard-store.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
+import { SqliteStatements } from './statements.ts';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -39,21 +40,19 @@ function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync {
   return db;
 }
 
-export class SqliteStore implements Store {
+export class SqliteStore extends SqliteStatements implements Store {
   readonly kind = 'sqlite' as const;
   readonly path: string;
-  readonly db: DatabaseSync;
   private readonly importWaitMs: number;
   readonly access: SqliteAccessStore;
   readonly usage: SqliteAccessStore;
   readonly dashboard: SqliteDashboardStore;
-  private readonly statements = new Map<string, StatementSync>();
   private readonly dataVersion: StatementSync;
 
   constructor(options: SqliteStoreOptions) {
+    super(openDatabase(options.path, BUSY_TIMEOUT_MS));
     this.path = options.path;
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
-    this.db = openDatabase(options.path, BUSY_TIMEOUT_MS);
     this.db.exec('PRAGMA foreign_keys = ON');
     migrateSqlite(this.db);
     this.access = this.usage = new SqliteAccessStore(this.db);
@@ -69,27 +68,6 @@ export class SqliteStore implements Store {
    */
   externalWriteVersion(): number {
     return Number((this.dataVersion.get() as unknown as [number])[0]);
-  }
-
-  /** A cached statement that returns rows as arrays. */
-  private arrays(sql: string): StatementSync {
-    const cacheKey = `[]${sql}`;
-    let statement = this.statements.get(cacheKey);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      statement.setReturnArrays(true);
-      this.statements.set(cacheKey, statement);
-    }
-    return statement;
-  }
-
-  private stmt(sql: string): StatementSync {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
   }
 
   async pageCodes(q: CodePageQuery): Promise<RawPage<string>> {
@@ -175,8 +153,7 @@ export class SqliteStore implements Store {
     // every process start calls this, also while an import holds that lock.
     const kept = await this.getSetting(key);
     if (kept !== null) return kept;
-    const insert = this.stmt('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
-    await whenUnlocked(this.db, () => insert.run(key, value));
+    await this.write('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', key, value);
     return (await this.getSetting(key))!;
   }
 
