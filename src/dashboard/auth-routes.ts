@@ -6,14 +6,7 @@ import { InvalidRequest } from '../errors.ts';
 import { endSession, sameToken, startSession } from '../services/dashboard/sessions.ts';
 import { setPasswordWithToken, signIn, SignInThrottled } from '../services/dashboard/users.ts';
 import { loginPage, messagePage, setPasswordPage } from './pages/auth.ts';
-import { isHttps, LOGIN_CSRF_COOKIE, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions } from './plugin.ts';
-
-type Form = Record<string, string | undefined>;
-
-const field = (body: unknown, name: string): string => {
-  const value = (body as Form | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-};
+import { formField, isHttps, LOGIN_CSRF_COOKIE, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions, type Form } from './plugin.ts';
 
 /** Forms shown before there is a session are protected by a double-submit cookie. */
 function issueFormToken(request: FastifyRequest, reply: FastifyReply): string {
@@ -24,7 +17,7 @@ function issueFormToken(request: FastifyRequest, reply: FastifyReply): string {
 
 function formTokenValid(request: FastifyRequest): boolean {
   const cookie = request.cookies[LOGIN_CSRF_COOKIE];
-  return typeof cookie === 'string' && sameToken(field(request.body, '_csrf'), cookie);
+  return typeof cookie === 'string' && sameToken(formField(request.body, '_csrf'), cookie);
 }
 
 const EXPIRED_FORM = 'This form has expired. Reload the page and try again.';
@@ -39,11 +32,11 @@ export async function authRoutes(app: FastifyInstance, deps: Deps): Promise<void
   });
 
   app.post('/login', async (request, reply) => {
-    const email = field(request.body, 'email');
+    const email = formField(request.body, 'email');
     if (!formTokenValid(request)) return sendPage(reply, 403, loginPage({ csrf: issueFormToken(request, reply), error: EXPIRED_FORM, email }));
     let user;
     try {
-      user = await signIn(userDeps, email, field(request.body, 'password'), request.ip);
+      user = await signIn(userDeps, email, formField(request.body, 'password'), request.ip);
     } catch (error) {
       if (!(error instanceof SignInThrottled)) throw error;
       reply.header('Retry-After', String(error.retryAfterSeconds));
@@ -59,7 +52,7 @@ export async function authRoutes(app: FastifyInstance, deps: Deps): Promise<void
   app.post('/logout', async (request, reply) => {
     const session = requireSession(request, reply);
     if (!session) return reply;
-    if (!sameToken(field(request.body, '_csrf'), session.csrfToken)) return sendPage(reply, 403, messagePage('Form expired', EXPIRED_FORM));
+    if (!sameToken(formField(request.body, '_csrf'), session.csrfToken)) return sendPage(reply, 403, messagePage('Form expired', EXPIRED_FORM));
     await endSession(userDeps, session.tokenHash);
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
     return reply.redirect('/dashboard/login', 303);
@@ -71,11 +64,11 @@ export async function authRoutes(app: FastifyInstance, deps: Deps): Promise<void
   });
 
   app.post('/set-password', async (request, reply) => {
-    const token = field(request.body, 'token');
+    const token = formField(request.body, 'token');
     const again = (error: string, status: number) => sendPage(reply, status, setPasswordPage({ csrf: issueFormToken(request, reply), token, error }));
     if (!formTokenValid(request)) return again(EXPIRED_FORM, 403);
-    const password = field(request.body, 'password');
-    if (password !== field(request.body, 'confirm')) return again('The two passwords are not the same.', 400);
+    const password = formField(request.body, 'password');
+    if (password !== formField(request.body, 'confirm')) return again('The two passwords are not the same.', 400);
     try {
       await setPasswordWithToken(userDeps, token, password);
     } catch (error) {

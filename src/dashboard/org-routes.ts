@@ -12,13 +12,7 @@ import { auditPage, passwordPage } from './pages/account.ts';
 import { messagePage } from './pages/auth.ts';
 import { keyCreatedPage, keysPage, revokeConfirmPage } from './pages/keys.ts';
 import { overviewPage } from './pages/overview.ts';
-import { requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions } from './plugin.ts';
-
-type Form = Record<string, string | undefined>;
-const field = (body: unknown, name: string): string => {
-  const value = (body as Form | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-};
+import { formField, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions } from './plugin.ts';
 
 const NONCE_MEMORY_MS = 24 * 60 * 60 * 1000;
 
@@ -29,7 +23,7 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
   function postedSession(request: FastifyRequest, reply: Parameters<typeof requireSession>[1]): ActiveSession | null {
     const session = requireSession(request, reply);
     if (!session) return null;
-    if (!sameToken(field(request.body, '_csrf'), session.csrfToken)) {
+    if (!sameToken(formField(request.body, '_csrf'), session.csrfToken)) {
       void sendPage(reply, 403, messagePage('Form expired', 'This form has expired or did not come from this site. Reload the page and try again.'));
       return null;
     }
@@ -62,14 +56,14 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     const session = postedSession(request, reply);
     if (!session) return reply;
     const now = new Date(deps.now());
-    const nonce = field(request.body, 'nonce');
+    const nonce = formField(request.body, 'nonce');
     if (nonce === '' || !(await store.dashboard.useNonce(nonce, now.toISOString(), new Date(now.getTime() - NONCE_MEMORY_MS).toISOString()))) {
       return sendPage(reply, 409, messagePage('Key already created', 'This form was already sent, so its key was created and shown once; it cannot be shown again. Find it in the list of keys, and revoke it if you did not keep it.'));
     }
-    const mode = field(request.body, 'mode') || 'live';
+    const mode = formField(request.body, 'mode') || 'live';
     if (!(KEY_MODES as readonly string[]).includes(mode)) return sendPage(reply, 400, await renderKeys(session, 'Choose live or test.'));
     try {
-      const { key, info } = await createKey(admin, session.org, mode as KeyMode, field(request.body, 'name'));
+      const { key, info } = await createKey(admin, session.org, mode as KeyMode, formField(request.body, 'name'));
       await audit(admin, session.org.id, session.user.email, 'key.created', `${info.name} (${info.displayPrefix}…, ${info.mode})`);
       return sendPage(reply, 200, keyCreatedPage(session, key, info));
     } catch (error) {
@@ -119,10 +113,10 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
   app.post('/password', async (request, reply) => {
     const session = postedSession(request, reply);
     if (!session) return reply;
-    const next = field(request.body, 'next');
-    if (next !== field(request.body, 'confirm')) return sendPage(reply, 400, passwordPage(session, { error: 'The two new passwords are not the same.' }));
+    const next = formField(request.body, 'next');
+    if (next !== formField(request.body, 'confirm')) return sendPage(reply, 400, passwordPage(session, { error: 'The two new passwords are not the same.' }));
     try {
-      await changePassword(admin, session.user, field(request.body, 'current'), next);
+      await changePassword(admin, session.user, formField(request.body, 'current'), next);
     } catch (error) {
       if (error instanceof InvalidRequest) return sendPage(reply, 400, passwordPage(session, { error: error.message }));
       throw error;

@@ -38,6 +38,15 @@ declare module 'fastify' {
   }
 }
 
+/** A posted form or a query string, as @fastify/formbody and Fastify parse them. */
+export type Form = Record<string, string | undefined>;
+
+/** One text field of a posted form; '' when absent or repeated. */
+export function formField(body: unknown, name: string): string {
+  const value = (body as Form | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
 export function isHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
