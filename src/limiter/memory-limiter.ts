@@ -8,9 +8,8 @@ import type { Plan } from '../domain/access.ts';
 import type { CounterRow, UsageStore } from '../store/access-store.ts';
 import type { LimitDecision, Limiter } from './limiter.ts';
 import { windowsAt, type Windows } from './windows.ts';
+import { flushUntilWritten } from '../store/flush-until-written.ts';
 
-/** How long a graceful stop keeps trying to write counts while the database is busy. */
-const CLOSE_RETRY_MS = 5000;
 
 interface OrgCounts {
   month: string;
@@ -141,17 +140,9 @@ export class MemoryLimiter implements Limiter {
     }
   }
 
-  /**
-   * Flushes until everything is written: the database may be busy with
-   * another writer (an import) for a while, and a graceful stop loses nothing.
-   */
+  /** Stops the timer and writes everything pending (see flushUntilWritten). */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    const deadline = Date.now() + CLOSE_RETRY_MS;
-    await this.flush();
-    while ((this.dirty.size > 0 || this.ended.length > 0) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      await this.flush();
-    }
+    await flushUntilWritten(() => this.flush(), () => this.dirty.size > 0 || this.ended.length > 0);
   }
 }

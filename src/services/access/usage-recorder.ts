@@ -4,9 +4,8 @@
  */
 import type { Outcome } from '../../domain/access.ts';
 import type { UsageRow, UsageStore } from '../../store/access-store.ts';
+import { flushUntilWritten } from '../../store/flush-until-written.ts';
 
-/** How long a graceful stop keeps trying to write counts while the database is busy. */
-const CLOSE_RETRY_MS = 5000;
 
 export class UsageRecorder {
   private readonly store: UsageStore;
@@ -65,17 +64,9 @@ export class UsageRecorder {
     for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
   }
 
-  /**
-   * Flushes until everything is written: the database may be busy with
-   * another writer (an import) for a while, and a graceful stop loses nothing.
-   */
+  /** Stops the timer and writes everything pending (see flushUntilWritten). */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    const deadline = Date.now() + CLOSE_RETRY_MS;
-    await this.flush();
-    while (this.pending.size > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      await this.flush();
-    }
+    await flushUntilWritten(() => this.flush(), () => this.pending.size > 0);
   }
 }
