@@ -49,15 +49,6 @@ export function codeId(system: string, code: string): string {
   return `${system}:${code}`;
 }
 
-/** Splits `system:code` at the first colon; the code itself may contain colons. */
-export function splitCodeId(id: string): { system: string; code: string } | null {
-  const at = id.indexOf(':');
-  if (at <= 0 || at === id.length - 1) return null;
-  const system = id.slice(0, at);
-  if (!SYSTEM_PATTERN.test(system)) return null;
-  return { system, code: id.slice(at + 1) };
-}
-
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A real calendar date in YYYY-MM-DD form. */

@@ -39,11 +39,6 @@ export function displayPrefix(key: string): string {
   return key.slice(0, 9 + DISPLAY_RANDOM_CHARS);
 }
 
-export function keyMode(key: string): KeyMode | null {
-  const m = KEY_PATTERN.exec(key);
-  return m ? (m[1] as KeyMode) : null;
-}
-
 /** A public id for a key (not secret), used to revoke and list it. */
 export function newKeyId(): string {
   return `key_${randomAlphanumeric(16)}`;
