@@ -8,37 +8,12 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { ApiError } from '../errors.ts';
 import { errorBody } from './error-body.ts';
-import { LIMIT_RULE } from './pagination.ts';
+import { validationError, type AjvError } from './parameter-errors.ts';
 
-interface AjvError {
-  keyword: string;
-  instancePath: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-function fromValidation(errors: AjvError[]): ApiError {
-  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
-  if (unknown) {
-    const name = String(unknown.params.additionalProperty);
-    return new ApiError(
-      'unknown_parameter',
-      `Unknown query parameter "${name}"; /docs lists each endpoint's parameters. Collections page with cursors only, never offset or page: send the previous page's pagination.next_cursor as cursor.`,
-      { param: name },
-    );
-  }
-  const first = errors[0];
-  const param = first?.instancePath.replace(/^\//, '').split('/')[0] || undefined;
-  let detail = first?.message ?? 'is invalid';
-  if (first?.keyword === 'enum') detail = `must be one of: ${(first.params.allowedValues as string[]).join(', ')}`;
-  if (param === 'limit') return new ApiError('invalid_parameter', LIMIT_RULE, { param });
-  return new ApiError('invalid_parameter', `The ${param ?? 'request'} parameter ${detail}.`, param ? { param } : {});
-}
-
-export function toApiError(error: unknown): ApiError | null {
+export function toApiError(error: unknown, request: FastifyRequest): ApiError | null {
   if (error instanceof ApiError) return error;
   const fastifyError = error as Partial<FastifyError> & { validation?: AjvError[] };
-  if (fastifyError.validation) return fromValidation(fastifyError.validation);
+  if (fastifyError.validation) return validationError(fastifyError.validation, request);
   return null;
 }
 
@@ -61,7 +36,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  let apiError = toApiError(error);
+  let apiError = toApiError(error, request);
   const statusCode = (error as { statusCode?: number }).statusCode;
   if (!apiError && statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
     // Malformed requests Fastify itself refuses (bad headers, body on GET, …).

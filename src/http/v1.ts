@@ -29,6 +29,27 @@ export interface V1Deps extends RouteDeps {
 }
 
 const ALLOWED = 'GET, HEAD';
+
+/**
+ * A /v1/codes/… path that routes nowhere is most often a code id with a raw
+ * "/" in it (`/v1/codes/icd10:A/B`): the router reads that "/" as a path
+ * separator, so the message says how to send it.
+ */
+function noRoute(request: FastifyRequest): ApiError {
+  const path = request.url.split('?')[0]!;
+  const shown = `No route ${request.method} ${loggableUrl(path)} under /v1.`;
+  if (path === '/v1/codes/') {
+    return new ApiError('route_not_found', `${shown} Send a code id after /v1/codes/, e.g. /v1/codes/iso4217%3AEUR.`, { param: 'code_id' });
+  }
+  if (path.startsWith('/v1/codes/')) {
+    return new ApiError(
+      'route_not_found',
+      `${shown} The paths under /v1/codes are /v1/codes/{code_id} and /v1/codes/{code_id}/changes: if the code id contains "/", percent-encode each "/" as %2F (icd10:A/B is sent as /v1/codes/icd10%3AA%2FB).`,
+      { param: 'code_id' },
+    );
+  }
+  return new ApiError('route_not_found', shown);
+}
 const PATHS = ['/codes', '/codes/:code_id', '/codes/:code_id/changes', '/changes'];
 
 export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void> {
@@ -40,7 +61,7 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
     let refusal: ApiError | null = null;
     // An empty {code_id} (GET /v1/codes/) names no resource: no such route.
     if (request.is404 || (request.params as { code_id?: string }).code_id === '') {
-      refusal = new ApiError('route_not_found', `No route ${request.method} ${loggableUrl(request.url.split('?')[0]!)} under /v1.`);
+      refusal = noRoute(request);
     } else if (config.allow !== undefined) {
       refusal = new ApiError('method_not_allowed', `${request.method} is not allowed here; allowed: ${config.allow}.`, {
         headers: { Allow: config.allow },

@@ -108,6 +108,17 @@ describe('codebook import', () => {
     assert.deepEqual(await contents(), before, 'nothing was applied');
   });
 
+  test('a file that is not UTF-8 names its line once', async () => {
+    const latin1 = join(dir, 'latin1.csv');
+    writeFileSync(latin1, Buffer.concat([Buffer.from('code,display\n'), Buffer.from('B,Caf\xe9\n', 'latin1'), Buffer.from('C,Gamma\n')]));
+    const run = await codebook('import', latin1, ...IMPORT);
+    assert.equal(run.code, 1);
+    assert.deepEqual(run.stderr.trimEnd().split('\n'), [
+      'line 2: not valid UTF-8 text: save the file as UTF-8',
+      `codebook: 1 problem(s) in ${latin1}; nothing was imported`,
+    ]);
+  });
+
   test('a back-dated import is refused with one line naming --allow-backdated, and allowed with it', async () => {
     await codebook('import', file('codes.csv', GOOD), ...IMPORT, '--effective-date', '2024-06-01');
     const delta = file('delta.csv', 'code,display\nC,Gamma\n');

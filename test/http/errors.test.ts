@@ -136,9 +136,11 @@ test('code_not_found, for the code and for its changes', async () => {
 });
 
 test('route_not_found, under /v1 and outside it', async () => {
-  for (const url of ['/v1/nope', '/v1', '/v1/', '/v1/code', '/v1/codes/demo%3AA/nope', '/v1/changes/1', '/v2/codes', '/nope', '/V1/codes']) {
+  for (const url of ['/v1/nope', '/v1', '/v1/', '/v1/code', '/v1/changes/1', '/v2/codes', '/nope', '/V1/codes']) {
     assertError(await ctx.get(url), 404, 'route_not_found');
   }
+  // Under /v1/codes/, the code id is what is at fault (a raw "/" in it, most often).
+  assertError(await ctx.get('/v1/codes/demo%3AA/nope'), 404, 'route_not_found', 'code_id');
   assertError(await ctx.request({ method: 'POST', url: '/v1/nope' }), 404, 'route_not_found');
 });
 

@@ -53,7 +53,7 @@ test('more than 100 attributes in a row is refused', async () => {
 
 test('bytes that are not UTF-8 are refused at their line, in CSV and NDJSON', async () => {
   const csv = Buffer.concat([Buffer.from('code,display\nB,Beta\n'), Buffer.from([0x43, 0x2c, 0xff, 0xfe, 0x0a]), Buffer.from('D,Delta\n')]);
-  assert.deepEqual((await rejected(csv)).map((e) => [e.line, e.message]), [[3, 'line 3 is not valid UTF-8 text: save the file as UTF-8']]);
+  assert.deepEqual((await rejected(csv)).map((e) => [e.line, e.message]), [[3, 'not valid UTF-8 text: save the file as UTF-8']]);
   const ndjson = Buffer.concat([Buffer.from('{"code":"B","display":"Beta"}\n{"code":"C","display":"'), Buffer.from([0xc3]), Buffer.from('"}\n')]);
   assert.deepEqual((await rejected(ndjson, 'ndjson')).map((e) => e.line), [2]);
 });

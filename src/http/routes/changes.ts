@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ChangeType } from '../../domain/records.ts';
+import { ApiError } from '../../errors.ts';
 import { listChanges, listCodeChanges } from '../../services/catalog.ts';
 import type { ChangeKey } from '../../store/store.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
+import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { ChangeRecord, ChangesQuery, CodeChangesQuery, CodeIdParams, PageOf, errorResponses } from '../schemas.ts';
 import { sendJsonText, type RouteDeps } from './v1-types.ts';
 
@@ -23,6 +25,17 @@ function changeCollection(name: string): Collection<ChangeKey> {
 export const changesCollection = changeCollection('changes');
 export const codeChangesCollection = changeCollection('code_changes');
 
+/** An empty range is a mistake, not a question: answering an empty page would hide it. */
+function rejectReversedRange(from: string | undefined, to: string | undefined): void {
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new ApiError(
+      'invalid_parameter',
+      `effective_from (${from}) is after effective_to (${to}), so no change can match. Both dates are inclusive: send an effective_from on or before effective_to.`,
+      { param: 'effective_from' },
+    );
+  }
+}
+
 const ORDER = 'Ordered by (effective_date, id): changes sharing an effective date are ordered by id.';
 
 export async function changesRoutes(parent: FastifyInstance, { store, cursors }: RouteDeps): Promise<void> {
@@ -32,7 +45,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
     '/changes',
     {
       config: { endpoint: 'changes.list' },
-      preValidation: rejectLooseLimit,
+      preValidation: [rejectRepeatedParameters, rejectLooseLimit],
       schema: {
         operationId: 'listChanges',
         summary: 'List changes',
@@ -44,6 +57,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
     },
     async (request, reply) => {
       const q = request.query;
+      rejectReversedRange(q.effective_from, q.effective_to);
       const binding = filterBinding({
         system: q.system,
         code_id: q.code_id,
@@ -69,7 +83,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
     '/codes/:code_id/changes',
     {
       config: { endpoint: 'changes.list' },
-      preValidation: rejectLooseLimit,
+      preValidation: [rejectRepeatedParameters, rejectLooseLimit],
       schema: {
         operationId: 'listCodeChanges',
         summary: 'List the changes of one code',
@@ -82,6 +96,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
     },
     async (request, reply) => {
       const q = request.query;
+      rejectReversedRange(q.effective_from, q.effective_to);
       const codeId = request.params.code_id;
       const binding = filterBinding({
         code_id: codeId,

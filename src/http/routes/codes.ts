@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CodeStatus } from '../../domain/records.ts';
 import { getCode, listCodes } from '../../services/catalog.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
+import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { CodeIdParams, CodeRecord, CodesQuery, NoQuery, PageOf, errorResponses } from '../schemas.ts';
 import { sendJsonText, type RouteDeps } from './v1-types.ts';
 
@@ -19,7 +20,7 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
     '/codes',
     {
       config: { endpoint: 'codes.list' },
-      preValidation: rejectLooseLimit,
+      preValidation: [rejectRepeatedParameters, rejectLooseLimit],
       schema: {
         operationId: 'listCodes',
         summary: 'List codes',

@@ -118,11 +118,14 @@ function checkDuplicates(rows: ImportRow[], errors: RowError[]): void {
   }
 }
 
-/** A byte stream that is not UTF-8 text; `lines` is the line of the first bad byte. */
+/**
+ * A byte stream that is not UTF-8 text; `lines` is the line of the first bad
+ * byte. The message leaves the line out: every row error is printed after it.
+ */
 class NotUtf8 extends Error {
   readonly lines: number;
   constructor(line: number) {
-    super(`line ${line} is not valid UTF-8 text: save the file as UTF-8`);
+    super('not valid UTF-8 text: save the file as UTF-8');
     this.lines = line;
   }
 }

@@ -1,0 +1,93 @@
+/**
+ * What a client sent wrong in a query string, and what to send instead: the
+ * messages of unknown_parameter and invalid_parameter. Each names the one
+ * parameter at fault (`param`) and says what the endpoint accepts.
+ */
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { LIMIT_RULE } from './pagination.ts';
+
+export interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Names clients reach for when they expect offset or page-number paging. Only
+ * these get the "cursors only" explanation; any other unknown name gets the
+ * list of parameters the endpoint accepts.
+ */
+const OFFSET_PAGING = new Set([
+  'offset', 'skip', 'start', 'start_index', 'startindex', '$skip', '$top', 'top',
+  'page', 'page_size', 'pagesize', 'page_number', 'pagenumber', 'page_no', 'per_page', 'perpage',
+]);
+
+const isOffsetPaging = (name: string) => OFFSET_PAGING.has(name.toLowerCase().replaceAll('-', '_'));
+
+/** A client's text inside a message: quoted, and cut short so a huge value cannot flood the body. */
+function quoted(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
+}
+
+/** `GET /v1/codes/{code_id}/changes`: the endpoint as the reference names it. */
+function endpointLabel(request: FastifyRequest): string {
+  const url = request.routeOptions.url ?? request.url.split('?')[0]!;
+  return `${request.method} ${url.replace(/:(\w+)/g, '{$1}')}`;
+}
+
+function acceptedParameters(request: FastifyRequest): string[] {
+  const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+  return Object.keys(schema?.properties ?? {});
+}
+
+export function unknownParameter(name: string, request: FastifyRequest): ApiError {
+  const accepted = acceptedParameters(request);
+  const endpoint = endpointLabel(request);
+  const parts = [`Unknown query parameter ${quoted(name)}.`];
+  if (isOffsetPaging(name)) {
+    parts.push(
+      accepted.includes('cursor')
+        ? "Collections page with cursors only, never by offset or page number: send the previous page's pagination.next_cursor as cursor."
+        : `${endpoint} returns one record; it does not page.`,
+    );
+  }
+  const sameButCase = accepted.find((p) => p !== name && p.toLowerCase() === name.toLowerCase());
+  if (sameButCase) parts.push(`Names are case-sensitive: did you mean "${sameButCase}"?`);
+  parts.push(accepted.length === 0 ? `${endpoint} takes no query parameters.` : `${endpoint} accepts: ${accepted.join(', ')}.`);
+  return new ApiError('unknown_parameter', parts.join(' '), { param: name });
+}
+
+/** The one ApiError for Fastify's schema validation errors of a request. */
+export function validationError(errors: AjvError[], request: FastifyRequest): ApiError {
+  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
+  if (unknown) return unknownParameter(String(unknown.params.additionalProperty), request);
+  const first = errors[0];
+  const param = first?.instancePath.replace(/^\//, '').split('/')[0] || undefined;
+  if (param === undefined) return new ApiError('invalid_parameter', `The request ${first?.message ?? 'is invalid'}.`);
+  if (param === 'limit') return new ApiError('invalid_parameter', LIMIT_RULE, { param });
+  const sent = quoted((request.query as Record<string, unknown> | undefined)?.[param] ?? (request.params as Record<string, unknown> | undefined)?.[param]);
+  let rule = first?.message ?? 'is invalid';
+  if (first?.keyword === 'format' && first.params.format === 'date') rule = 'must be a calendar date written YYYY-MM-DD, such as 2024-06-25';
+  else if (first?.keyword === 'enum') rule = `must be one of: ${(first.params.allowedValues as string[]).join(', ')}`;
+  else if (first?.keyword === 'pattern' && param === 'system') {
+    rule = 'must be a system name: lower-case letters, digits, ".", "_" or "-", starting with a letter or digit, at most 64 characters';
+  }
+  return new ApiError('invalid_parameter', `The ${param} parameter ${rule}; got ${sent}.`, { param });
+}
+
+/**
+ * preValidation hook of the collection routes. A parameter sent twice
+ * (`?limit=5&limit=6`) arrives as an array, which schema validation would
+ * report as a value of the wrong type; every parameter takes one value.
+ */
+export async function rejectRepeatedParameters(request: FastifyRequest): Promise<void> {
+  const accepted = acceptedParameters(request);
+  for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
+    if (Array.isArray(value) && accepted.includes(name)) {
+      throw new ApiError('invalid_parameter', `The ${name} parameter was sent ${value.length} times; send it once.`, { param: name });
+    }
+  }
+}
