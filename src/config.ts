@@ -24,6 +24,8 @@ export interface Config {
   readonly cursorSecret: string | null;
   /** Base URL of the service as users reach it, for links the CLI prints (one-time password links). */
   readonly publicUrl: string;
+  /** False when publicUrl is only the default derived from HOST and PORT. */
+  readonly publicUrlSet: boolean;
   readonly redis: RedisConfig | null;
 }
 
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host,
     publicUrl,
+    publicUrlSet: env.PUBLIC_URL !== undefined,
     database: Object.freeze(parseDatabaseUrl(env.DATABASE_URL ?? DEFAULTS.DATABASE_URL, process.cwd(), parsePoolSize(env.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE))),
     redis: Object.freeze(parseRedis(env.REDIS_URL, env.REDIS_PREFIX ?? DEFAULTS.REDIS_PREFIX)),
     logLevel,

@@ -62,7 +62,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     rejectKeyInQuery(request.url);
   });
 
-  await app.register(swagger, openApiOptions);
+  await app.register(swagger, openApiOptions({ publicUrl: deps.config.publicUrlSet ? deps.config.publicUrl : null }));
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

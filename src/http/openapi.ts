@@ -1,5 +1,9 @@
 /** Options for @fastify/swagger: the parts of /openapi.json that routes do not carry. */
 import type { SwaggerOptions } from '@fastify/swagger';
+import packageJson from '../../package.json' with { type: 'json' };
+
+/** The API's version is the package's: both grow together (see the README's Development section). */
+export const API_VERSION: string = packageJson.version;
 
 const description = `Codebook serves a code set and the history of its changes.
 
@@ -9,23 +13,36 @@ const description = `Codebook serves a code set and the history of its changes.
 
 **Errors.** Every error is \`{"error": {"code", "message", "param"?, "request_id"}}\`, and every response has a \`Request-Id\` header.`;
 
-export const openApiOptions: SwaggerOptions = {
-  openapi: {
-    openapi: '3.1.0',
-    info: { title: 'Codebook API', version: '1', description },
-    tags: [
-      { name: 'codes', description: 'Code records.' },
-      { name: 'changes', description: 'The history of changes to codes.' },
-    ],
-    components: {
-      securitySchemes: {
-        bearerKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_live_…' },
-        headerKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+export interface OpenApiSettings {
+  /** PUBLIC_URL when it is set; otherwise the document names its own host (a relative "/"). */
+  publicUrl: string | null;
+}
+
+export function openApiOptions({ publicUrl }: OpenApiSettings): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Codebook API',
+        version: API_VERSION,
+        description,
+        license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
       },
+      servers: [publicUrl === null ? { url: '/', description: 'The host that serves this document' } : { url: publicUrl, description: 'This service' }],
+      tags: [
+        { name: 'codes', description: 'Code records.' },
+        { name: 'changes', description: 'The history of changes to codes.' },
+      ],
+      components: {
+        securitySchemes: {
+          bearerKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_live_…' },
+          headerKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+      security: [{ bearerKey: [] }, { headerKey: [] }],
     },
-    security: [{ bearerKey: [] }, { headerKey: [] }],
-  },
-  // The document describes the API under /v1 only: pages served elsewhere (the
-  // dashboard's HTML forms, /docs itself) are not part of it, schema or not.
-  transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
-};
+    // The document describes the API under /v1 only: pages served elsewhere (the
+    // dashboard's HTML forms, /docs itself) are not part of it, schema or not.
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
+  };
+}
