@@ -2,7 +2,8 @@
 import type { ApiKeyInfo, Organisation } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
-import { createKey, listKeys, requireOrg, revokeKey } from '../services/access/admin.ts';
+import { createKey, listKeys, revokeKey } from '../services/access/admin.ts';
+import { existingOrg } from './orgs.ts';
 import { audit } from '../services/dashboard/users.ts';
 import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
@@ -36,7 +37,7 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
   switch (action) {
     case 'create': {
       const { admin } = await deps();
-      const org = await requireOrg(admin, required(values.org, '--org', USAGE));
+      const org = await existingOrg(admin, required(values.org, '--org', USAGE));
       const { key, info } = await createKey(admin, org, values.test ? 'test' : 'live', values.name ?? '');
       await audit(admin, org.id, 'operator', 'key.created', `${info.name} (${info.displayPrefix}…, ${info.mode})`);
       out.result(
@@ -56,7 +57,7 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
     }
     case 'list': {
       const { admin } = await deps();
-      const org = await requireOrg(admin, required(values.org, '--org', USAGE));
+      const org = await existingOrg(admin, required(values.org, '--org', USAGE));
       const keys = (await listKeys(admin, org)).map((k) => publicKey(k, org));
       out.result(
         keys,

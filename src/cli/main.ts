@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDeps, type Deps } from '../deps.ts';
 import { CliError, InvalidRequest } from '../errors.ts';
+import { backupCommand } from './backup.ts';
 import { demoCommand, importCommand } from './import.ts';
 import { keysCommand } from './keys.ts';
 import { orgsCommand } from './orgs.ts';
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   keys: { run: keysCommand, summary: 'create (shown once), revoke or list the API keys of an organisation' },
   users: { run: usersCommand, summary: 'dashboard users: create (prints a one-time link), link, list, disable' },
   usage: { run: usageCommand, summary: "an organisation's usage in a month, by key, day and outcome" },
+  backup: { run: backupCommand, summary: 'copy the SQLite database to a new file, safely while the server runs' },
 };
 
 function usage(): string {

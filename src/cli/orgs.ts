@@ -1,11 +1,20 @@
 /** `codebook orgs create|set-plan|list`. */
+import type { Organisation } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
-import { createOrg, setOrgPlan } from '../services/access/admin.ts';
+import { createOrg, setOrgPlan, type AdminDeps } from '../services/access/admin.ts';
 import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE = 'codebook orgs create SLUG --plan NAME [--json]\n       codebook orgs set-plan SLUG NAME [--json]\n       codebook orgs list [--json]';
+
+/** The organisation a command names with --org; when there is none, the command that creates it. */
+export async function existingOrg(admin: AdminDeps, slug: string): Promise<Organisation> {
+  const org = await admin.store.access.getOrg(slug);
+  if (org) return org;
+  const plans = (await admin.store.access.listPlans()).map((p) => p.name);
+  throw new CliError(`no organisation "${slug}"; create it first with: codebook orgs create ${slug} --plan PLAN (plans: ${plans.join(', ')})`);
+}
 
 export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const [action, ...rest] = args;
@@ -21,7 +30,9 @@ export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Pr
     }
     case 'set-plan': {
       if (positionals.length !== 2) throw new CliError(`expected SLUG and plan NAME ${helpHint(USAGE)}`, 2);
-      const org = await setOrgPlan((await deps()).admin, positionals[0]!, positionals[1]!);
+      const { admin } = await deps();
+      await existingOrg(admin, positionals[0]!);
+      const org = await setOrgPlan(admin, positionals[0]!, positionals[1]!);
       out.result(org, `organisation ${org.slug} is now on plan ${org.plan}`);
       return;
     }

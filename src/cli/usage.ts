@@ -1,7 +1,8 @@
 /** `codebook usage --org SLUG [--month YYYY-MM]`. */
 import type { Deps } from '../deps.ts';
 import { OUTCOMES } from '../domain/access.ts';
-import { requireOrg, usageReport } from '../services/access/admin.ts';
+import { usageReport } from '../services/access/admin.ts';
+import { existingOrg } from './orgs.ts';
 import { output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
@@ -10,7 +11,7 @@ const USAGE = 'codebook usage --org SLUG [--month YYYY-MM] [--json]';
 export async function usageCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const { values } = parseCommand(args, { org: { type: 'string' }, month: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
   const { admin, now } = await deps();
-  const org = await requireOrg(admin, required(values.org, '--org', USAGE));
+  const org = await existingOrg(admin, required(values.org, '--org', USAGE));
   const month = values.month ?? new Date(now()).toISOString().slice(0, 7);
   const report = await usageReport(admin, org, month);
   const quota = report.plan.monthlyQuota;

@@ -1,7 +1,7 @@
 /** `codebook users create|link|list|disable`: dashboard users of an organisation. */
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
-import { requireOrg } from '../services/access/admin.ts';
+import { existingOrg } from './orgs.ts';
 import { createUser, disableUser, LINK_VALIDITY_MS, newPasswordLink } from '../services/dashboard/users.ts';
 import type { User } from '../store/dashboard-store.ts';
 import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
@@ -27,7 +27,7 @@ export async function usersCommand(args: string[], deps: () => Promise<Deps>): P
   const linkUrl = (token: string) => `${d.config.publicUrl}/dashboard/set-password?token=${token}`;
   switch (action) {
     case 'create': {
-      const org = await requireOrg(d.admin, required(values.org, '--org', USAGE));
+      const org = await existingOrg(d.admin, required(values.org, '--org', USAGE));
       const { user, token, expiresAt } = await createUser(d.admin, org, required(values.email, '--email', USAGE));
       out.result({ ...publicUser(user, org.slug), link: linkUrl(token), link_expires_at: expiresAt }, `User ${user.email} created in ${org.slug}.\n${linkText(linkUrl(token), expiresAt)}`);
       return;
@@ -38,7 +38,7 @@ export async function usersCommand(args: string[], deps: () => Promise<Deps>): P
       return;
     }
     case 'list': {
-      const org = values.org === undefined ? null : await requireOrg(d.admin, values.org);
+      const org = values.org === undefined ? null : await existingOrg(d.admin, values.org);
       const orgs = new Map((await d.store.access.listOrgs()).map((o) => [o.id, o.slug]));
       const users = (await d.store.dashboard.listUsers(org?.id ?? null)).map((u) => publicUser(u, orgs.get(u.orgId) ?? u.orgId));
       out.result(users, table(['EMAIL', 'ORG', 'PASSWORD SET', 'STATE', 'CREATED'], users.map((u) => [u.email, u.org, u.password_set ? 'yes' : 'no', u.disabled_at ? 'disabled' : 'active', u.created_at])));

@@ -116,6 +116,13 @@ export interface Store {
    */
   externalWriteVersion(): number;
 
+  /**
+   * Writes a consistent copy of the whole database to a new file while other
+   * processes keep reading and writing (SQLite). PostgreSQL has its own tools
+   * (pg_dump): it refuses with InvalidRequest.
+   */
+  backupTo(file: string): Promise<void>;
+
   /** Cheap liveness probe of the database; throws when it cannot be reached (StoreUnavailableError on PostgreSQL). */
   ping(): Promise<void>;
   close(): Promise<void>;

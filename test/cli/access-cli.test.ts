@@ -182,3 +182,20 @@ test('bad arguments: one line on stderr, a non-zero exit, no stack trace', async
   assert.deepEqual(orgs.filter((o) => ['acme', 'newco', 'nobody'].includes(o.slug)).map((o) => [o.slug, o.plan]), [['acme', 'bronze']]);
   assert.ok(!(await cliJson<JsonPlan[]>(db, ['plans', 'list'])).some((p) => p.name === 'gold'));
 });
+
+test('a command naming an organisation that does not exist says how to create it', async () => {
+  const commands = [
+    ['users', 'create', '--org', 'nobody', '--email', 'n@example.com'],
+    ['keys', 'create', '--org', 'nobody'],
+    ['keys', 'list', '--org', 'nobody'],
+    ['usage', '--org', 'nobody'],
+    ['orgs', 'set-plan', 'nobody', 'free'],
+  ];
+  await all(commands, async (args) => {
+    const r = await runCli(db, args);
+    assert.equal(r.code, 1, r.stderr);
+    const plans = /^codebook: no organisation "nobody"; create it first with: codebook orgs create nobody --plan PLAN \(plans: ([^)]*)\)\n$/.exec(r.stderr);
+    assert.ok(plans, `${args.join(' ')}: ${r.stderr}`);
+    for (const plan of ['bronze', 'free', 'pro']) assert.ok(plans[1]!.split(', ').includes(plan), `${plan} is listed: ${r.stderr}`);
+  });
+});

@@ -15,6 +15,7 @@ import type {
   RawPage,
   Store,
 } from '../store.ts';
+import { InvalidRequest } from '../../errors.ts';
 import { PostgresAccessStore } from './access-store.ts';
 import { PostgresDashboardStore } from './dashboard-store.ts';
 import { PostgresImportTransaction } from './import-transaction.ts';
@@ -132,6 +133,10 @@ export class PostgresStore implements Store {
     // A racing insert waits for the other's commit, then does nothing and reads its value.
     await exec(this.pool, 'INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value]);
     return (await this.getSetting(key))!;
+  }
+
+  async backupTo(): Promise<void> {
+    throw new InvalidRequest('codebook backup copies an SQLite database; back PostgreSQL up with its own tools, e.g. pg_dump --format=custom');
   }
 
   async ping(): Promise<void> {

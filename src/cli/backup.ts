@@ -1,0 +1,23 @@
+/** `codebook backup FILE`: a consistent copy of the SQLite database, safe while the server runs. */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Deps } from '../deps.ts';
+import { CliError } from '../errors.ts';
+import { helpHint, output, parseCommand } from './args.ts';
+
+const USAGE = 'codebook backup FILE [--json]';
+
+export async function backupCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
+  const { values, positionals } = parseCommand(args, { json: { type: 'boolean', default: false } }, USAGE);
+  if (positionals.length !== 1) throw new CliError(`expected one FILE, got ${positionals.length} ${helpHint(USAGE)}`, 2);
+  const file = resolve(positionals[0]!);
+  // A backup never replaces anything: an older backup may be the only good one.
+  if (existsSync(file)) throw new CliError(`${file} already exists; name a new file`);
+  if (!existsSync(dirname(file)) || !statSync(dirname(file)).isDirectory()) throw new CliError(`no such folder: ${dirname(file)}`);
+  const { store } = await deps();
+  const started = performance.now();
+  await store.backupTo(file);
+  const bytes = statSync(file).size;
+  const seconds = (performance.now() - started) / 1000;
+  output(values.json!).result({ file, bytes }, `backed up to ${file} (${(bytes / 1_048_576).toFixed(1)} MB, ${seconds.toFixed(2)} s)`);
+}
