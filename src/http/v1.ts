@@ -39,12 +39,12 @@ function noRoute(request: FastifyRequest): ApiError {
   const path = request.url.split('?')[0]!;
   const shown = `No route ${request.method} ${loggableUrl(path)} under /v1.`;
   if (path === '/v1/codes/') {
-    return new ApiError('route_not_found', `${shown} Send a code id after /v1/codes/, e.g. /v1/codes/iso4217%3AEUR.`, { param: 'code_id' });
+    return new ApiError('route_not_found', `${shown} Send a code id after /v1/codes/, e.g. /v1/codes/iso4217:EUR.`, { param: 'code_id' });
   }
   if (path.startsWith('/v1/codes/')) {
     return new ApiError(
       'route_not_found',
-      `${shown} The paths under /v1/codes are /v1/codes/{code_id} and /v1/codes/{code_id}/changes: if the code id contains "/", percent-encode each "/" as %2F (icd10:A/B is sent as /v1/codes/icd10%3AA%2FB).`,
+      `${shown} The paths under /v1/codes are /v1/codes/{code_id} and /v1/codes/{code_id}/changes: if the code id contains "/", percent-encode each "/" as %2F (icd10:A/B is sent as /v1/codes/icd10:A%2FB).`,
       { param: 'code_id' },
     );
   }
