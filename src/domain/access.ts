@@ -1,4 +1,4 @@
-/** Organisations, plans and API keys, as DESIGN.md fixes them. */
+/** Organisations, plans and API keys, as the design fixes them. */
 
 /** Plan-checkable names of the /v1 endpoints. */
 export const ENDPOINTS = ['codes.list', 'codes.get', 'changes.list'] as const;

@@ -1,4 +1,4 @@
-/** The public shapes of the two resources, as DESIGN.md fixes them. */
+/** The public shapes of the two resources, as the design fixes them. */
 
 export const CODE_STATUSES = ['active', 'deprecated', 'retired'] as const;
 export type CodeStatus = (typeof CODE_STATUSES)[number];

@@ -1,6 +1,6 @@
 /**
  * Everything under /v1. One onRequest hook runs the checks that come before
- * parameters, in the order DESIGN.md fixes: key in query (400) → authentication
+ * parameters, in the order the README documents: key in query (400) → authentication
  * (401) → route (404/405) → plan (403) → limits (429). Fastify's schema
  * validation (parameters, 400) and the handler (404/200) follow.
  */

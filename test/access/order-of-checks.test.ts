@@ -1,5 +1,5 @@
 /**
- * DESIGN.md's order of checks, first failure wins: key in query (400) →
+ * The order of checks (README, Errors), first failure wins: key in query (400) →
  * authentication (401) → route (404/405) → plan (403) → monthly allowance
  * (429) → minute rate (429) → parameters (400) → the handler (404/200). And
  * what counts: nothing before the limits, one request for anything after.

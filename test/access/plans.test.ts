@@ -35,7 +35,7 @@ test('a free-plan key gets 403 on both changes endpoints, naming every plan that
   assert.equal((await bare(ctx, '/v1/codes/demo:A', bearer(key))).statusCode, 200);
 });
 
-test('the seeded plans have the endpoints and limits of DESIGN.md', async () => {
+test('the seeded plans have the endpoints and limits the README lists', async () => {
   const expected = {
     free: { policy: '"minute";q=60;w=60, "month";q=10000', changes: 403 },
     pro: { policy: '"minute";q=600;w=60, "month";q=1000000', changes: 200 },
