@@ -180,7 +180,8 @@ describe('GET /v1/codes/{code_id}', () => {
   });
 
   test('an unencoded / in the id does not reach the code', async () => {
-    assertError(await ctx.get('/v1/codes/demo:a/b'), 404, 'route_not_found');
+    // It routes nowhere; the answer names code_id and says to send the / as %2F.
+    assertError(await ctx.get('/v1/codes/demo:a/b'), 404, 'route_not_found', 'code_id');
   });
 
   // Needs app.ts to pass frameworkErrors (see error-handler.ts: frameworkErrors) to Fastify:
