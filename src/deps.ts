@@ -43,6 +43,8 @@ export interface DepsOptions {
   onWarning?: (message: string, error?: unknown) => void;
   /** Also export process metrics (CPU, memory, event loop) on /metrics: the server does, tests do not. */
   processMetrics?: boolean;
+  /** A store already opened on config.database (tests inject faults through a subclass); closed with the deps. */
+  store?: Store;
 }
 
 export async function openStore(config: Config, onIdleError?: (error: Error) => void): Promise<Store> {
@@ -68,7 +70,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     metrics.storeError('database');
     options.onFlushError?.(error);
   };
-  const store = await openStore(config, (error) => {
+  const store = options.store ?? await openStore(config, (error) => {
     metrics.storeError('database');
     warn('a database connection failed while idle; the pool reconnects', error);
   });
