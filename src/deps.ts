@@ -51,7 +51,8 @@ export async function openStore(config: Config, onIdleError?: (error: Error) => 
   if (config.database.kind === 'sqlite') return new SqliteStore({ path: config.database.path });
   // Loaded only when configured: the embedded default never pays for pg.
   const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
-  return PostgresStore.open({ url: config.database.url, max: config.database.poolSize, onIdleError });
+  const { url, poolSize, connectTimeoutMs, statementTimeoutMs } = config.database;
+  return PostgresStore.open({ url, max: poolSize, connectTimeoutMs, statementTimeoutMs, onIdleError });
 }
 
 function stderrWarning(message: string, error?: unknown): void {
