@@ -5,6 +5,7 @@
  * counted). It remembers how many requests it admitted per organisation and
  * month, so they can be added to Redis once it is back.
  */
+import { randomBytes } from 'node:crypto';
 import type { Plan } from '../domain/access.ts';
 import type { UsageStore } from '../store/access-store.ts';
 import type { LimitDecision } from './limiter.ts';
@@ -12,6 +13,8 @@ import { MemoryLimiter } from './memory-limiter.ts';
 import { windowsAt } from './windows.ts';
 
 export interface Admitted {
+  /** Names this replay, so that Redis applies it once however often it is sent. */
+  id: string;
   orgId: string;
   /** 'month:YYYY-MM' */
   month: string;
@@ -42,7 +45,7 @@ export class FallbackLimiter {
       const id = `${orgId} ${month}`;
       const entry = this.admitted.get(id);
       if (entry) entry.count++;
-      else this.admitted.set(id, { orgId, month, count: 1, givenBack: 0 });
+      else this.admitted.set(id, { id: randomBytes(12).toString('hex'), orgId, month, count: 1, givenBack: 0 });
     }
     return { ...decision, backend: 'fallback' };
   }
@@ -54,7 +57,7 @@ export class FallbackLimiter {
     const id = `${orgId} ${month}`;
     const entry = this.admitted.get(id);
     if (entry) entry.givenBack++;
-    else this.admitted.set(id, { orgId, month, count: 0, givenBack: 1 });
+    else this.admitted.set(id, { id: randomBytes(12).toString('hex'), orgId, month, count: 0, givenBack: 1 });
   }
 
   /** What was admitted, for replay into Redis; this limiter is done after it. */

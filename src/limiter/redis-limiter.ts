@@ -51,6 +51,8 @@ interface Seed {
 const EPOCH_TTL_S = 7 * 86_400;
 const MINUTE_TTL_S = 120;
 const MONTH_GRACE_S = 86_400;
+/** How long Redis remembers an applied replay (a retry comes within seconds). */
+const REPLAY_MARKER_TTL_S = 86_400;
 
 /** A random starting epoch: a recreated epoch never equals one an instance has seen. */
 const freshEpoch = () => String(randomInt(1, 2 ** 47));
@@ -69,6 +71,8 @@ export class RedisLimiter implements Limiter {
   private fallback: FallbackLimiter | null = null;
   private replaying: Admitted[] = [];
   private readonly seeds = new Map<string, Promise<Seed>>();
+  /** The copy to PostgreSQL in progress, if any. */
+  private mirroring: Promise<void> | null = null;
   /** Windows counted since the last mirror, by `org month`. */
   private dirty = new Map<string, { orgId: string; month: string; minute: string }>();
 
@@ -250,12 +254,11 @@ export class RedisLimiter implements Limiter {
       const [year, month] = a.month.slice('month:'.length).split('-').map(Number) as [number, number];
       const expiresIn = Math.max(0, Math.ceil((Date.UTC(year, month, 1) - Date.now()) / 1000)) + MONTH_GRACE_S;
       try {
-        if ((await this.redis.cbReplay(monthKey, givenBackKey, a.count, '', 0, expiresIn)) === -1) {
+        const marker = this.key(`replayed:${a.id}`);
+        if ((await this.redis.cbReplay(monthKey, givenBackKey, marker, a.count, '', 0, expiresIn, a.givenBack, REPLAY_MARKER_TTL_S)) === -1) {
           const stored = await this.o.usage.loadCounters(a.orgId, [a.month, givenBack]);
-          await this.redis.cbReplay(monthKey, givenBackKey, a.count, stored.get(a.month) ?? 0, stored.get(givenBack) ?? 0, expiresIn);
+          await this.redis.cbReplay(monthKey, givenBackKey, marker, a.count, stored.get(a.month) ?? 0, stored.get(givenBack) ?? 0, expiresIn, a.givenBack, REPLAY_MARKER_TTL_S);
         }
-        // The script clamps: never more given back than the month holds.
-        if (a.givenBack > 0) await this.redis.cbGiveBack(monthKey, givenBackKey, a.givenBack, expiresIn);
         this.replaying.shift();
         this.dirty.set(`${a.orgId} ${a.month}`, { orgId: a.orgId, month: a.month, minute: '' });
       } catch (error) {
@@ -286,7 +289,22 @@ export class RedisLimiter implements Limiter {
     if (this.healthy) await this.mirror();
   }
 
-  private async mirror(): Promise<void> {
+  /**
+   * One copy at a time, each after the one before: a flush() that found the
+   * counts already taken by the tick's copy must still return only once
+   * they are written (the dashboard and the usage report read them next).
+   */
+  private mirror(): Promise<void> {
+    const previous = this.mirroring;
+    const run = (previous ? previous.catch(() => undefined) : Promise.resolve()).then(() => this.mirrorOnce());
+    this.mirroring = run;
+    run.finally(() => {
+      if (this.mirroring === run) this.mirroring = null;
+    }).catch(() => undefined);
+    return run;
+  }
+
+  private async mirrorOnce(): Promise<void> {
     if (this.dirty.size === 0) return;
     const entries = [...this.dirty.values()];
     this.dirty = new Map();

@@ -17,6 +17,8 @@ import type { Windows } from './windows.ts';
  *                     them); the month's count is the difference. Both only
  *                     grow, so their copies in PostgreSQL converge on the largest.
  *   c:{org}:minute:…  requests counted in a UTC minute; expire after 2 minutes
+ *   replayed:{id}     a replay of counts made while Redis was unreachable has
+ *                     been applied; expires after a day
  */
 
 /**
@@ -96,12 +98,20 @@ return back
 `;
 
 /**
- * Adds requests served while Redis was unreachable to a month counter.
- * KEYS: month counter, given-back counter. ARGV: 1 count, 2 month seed ('' = none),
- * 3 given-back seed, 4 ttl s.
- * Returns the new count, or -1 when the counter is missing and no seed was given.
+ * Adds what an instance decided alone while Redis was unreachable to a
+ * month: the requests it admitted, then the requests given back (at most as
+ * many as the month holds). Once only: a replay whose answer was lost (a
+ * timeout) and that is sent again finds its marker and changes nothing.
+ * KEYS: month counter, given-back counter, this replay's marker.
+ * ARGV: 1 admitted, 2 month seed ('' = none), 3 given-back seed, 4 ttl s,
+ *       5 given back, 6 marker ttl s.
+ * Returns the month's admitted count, or -1 when the counter is missing and
+ * no seed was given.
  */
 export const REPLAY_SCRIPT = `
+if redis.call('EXISTS', KEYS[3]) == 1 then
+  return tonumber(redis.call('GET', KEYS[1]) or '0')
+end
 if redis.call('EXISTS', KEYS[1]) == 0 then
   if ARGV[2] == '' then
     return -1
@@ -111,7 +121,15 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
     redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4], 'NX')
   end
 end
-return redis.call('INCRBY', KEYS[1], ARGV[1])
+local month = redis.call('INCRBY', KEYS[1], ARGV[1])
+local back = tonumber(redis.call('GET', KEYS[2]) or '0')
+local n = math.min(tonumber(ARGV[5]), month - back)
+if n > 0 then
+  redis.call('INCRBY', KEYS[2], n)
+  redis.call('EXPIRE', KEYS[2], ARGV[4])
+end
+redis.call('SET', KEYS[3], '1', 'EX', ARGV[6])
+return month
 `;
 
 /**
@@ -148,7 +166,7 @@ export interface ScriptCommands {
 
 export function defineScripts(redis: Redis): void {
   redis.defineCommand('cbLimit', { numberOfKeys: 4, lua: LIMIT_SCRIPT });
-  redis.defineCommand('cbReplay', { numberOfKeys: 2, lua: REPLAY_SCRIPT });
+  redis.defineCommand('cbReplay', { numberOfKeys: 3, lua: REPLAY_SCRIPT });
   redis.defineCommand('cbGiveBack', { numberOfKeys: 2, lua: GIVE_BACK_SCRIPT });
   redis.defineCommand('cbSyncAccess', { numberOfKeys: 2, lua: SYNC_ACCESS_SCRIPT });
 }

@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../src/domain/access.ts';
 import { RedisLimiter, type RedisLimiterOptions } from '../../src/limiter/redis-limiter.ts';
+import { defineScripts, type ScriptCommands } from '../../src/limiter/redis-scripts.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { tempDir } from '../helpers/context.ts';
 import { deleteUnder, keysUnder, PrivateRedis, redisClient, redisServerInstalled, runPrefix } from '../helpers/redis.ts';
@@ -121,6 +122,23 @@ describe('Limiter (redis)', { skip }, () => {
     const after = await limiter.consume('org_lost', PLAN, NOW);
     assert.equal(after.month.remaining, PLAN.monthlyQuota! - 8, 'the count went on from the store (9 − 2 given back), not from zero');
     assert.equal(after.minute.remaining, PLAN.ratePerMinute - 10, 'the minute too (given back or not)');
+  });
+
+  test('counts decided while Redis was down are added once, also when the replay is sent again after its answer was lost', async () => {
+    const client = redisClient() as ReturnType<typeof redisClient> & ScriptCommands;
+    defineScripts(client);
+    try {
+      const keys = [`${prefix}c:org_replay:month:2026-03`, `${prefix}c:org_replay:given-back:2026-03`, `${prefix}replayed:r1`];
+      // 5 admitted and 2 given back on top of the 10 and 0 PostgreSQL holds.
+      assert.equal(await client.cbReplay(...keys, 5, 10, 0, 3_600, 2, 60), 15);
+      assert.equal(await client.cbReplay(...keys, 5, 10, 0, 3_600, 2, 60), 15, 'sent again: nothing added');
+      assert.deepEqual(await client.mget(keys[0]!, keys[1]!), ['15', '2']);
+      const other = [keys[0]!, keys[1]!, `${prefix}replayed:r2`];
+      assert.equal(await client.cbReplay(...other, 0, '', 0, 3_600, 50, 60), 15, 'another replay gives back at most what the month holds');
+      assert.equal(await client.get(keys[1]!), '15');
+    } finally {
+      client.disconnect();
+    }
   });
 
   test('the access epoch: a change pushed by one instance voids lookups checked by another', async () => {
