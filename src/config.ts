@@ -4,9 +4,20 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 
-export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string; poolSize: number };
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | PostgresConfig;
+
+export interface PostgresConfig {
+  kind: 'postgres';
+  url: string;
+  poolSize: number;
+  /** How long a request waits for a connection (from the pool, or a new one), in ms. */
+  connectTimeoutMs: number;
+  /** How long a request's statement may take before it is abandoned (503), in ms; imports and migrations are not bound by it. */
+  statementTimeoutMs: number;
+}
+
+/** PostgreSQL settings other than the URL. */
+export type PostgresOptions = Omit<PostgresConfig, 'kind' | 'url'>;
 
 /** Shared limiter state for many instances; null: the in-process limiter. */
 export interface RedisConfig {
@@ -35,6 +46,8 @@ export const DEFAULTS = {
   DATABASE_URL: 'sqlite:./data/codebook.db',
   LOG_LEVEL: 'info',
   DATABASE_POOL_SIZE: '10',
+  DATABASE_CONNECT_TIMEOUT_MS: '2000',
+  DATABASE_STATEMENT_TIMEOUT_MS: '5000',
   REDIS_PREFIX: 'codebook:',
 } as const;
 
@@ -64,13 +77,23 @@ export function parseRedis(url: string | undefined, prefix: string = DEFAULTS.RE
   return { url, prefix };
 }
 
-function parsePoolSize(text: string): number {
+function integerSetting(name: string, text: string, min: number, max: number): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > 1000) throw new ConfigError(`DATABASE_POOL_SIZE: expected an integer from 1 to 1000, got "${text}"`);
+  if (!/^\d+$/.test(text) || n < min || n > max) throw new ConfigError(`${name}: expected an integer from ${min} to ${max}, got "${text}"`);
   return n;
 }
 
-export function parseDatabaseUrl(raw: string, cwd = process.cwd(), poolSize = Number(DEFAULTS.DATABASE_POOL_SIZE)): DatabaseConfig {
+export function parsePostgresOptions(env: NodeJS.ProcessEnv): PostgresOptions {
+  const setting = (name: 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS', min: number, max: number) =>
+    integerSetting(name, env[name] ?? DEFAULTS[name], min, max);
+  return {
+    poolSize: setting('DATABASE_POOL_SIZE', 1, 1000),
+    connectTimeoutMs: setting('DATABASE_CONNECT_TIMEOUT_MS', 100, 600_000),
+    statementTimeoutMs: setting('DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000),
+  };
+}
+
+export function parseDatabaseUrl(raw: string, cwd = process.cwd(), postgres: PostgresOptions = parsePostgresOptions({})): DatabaseConfig {
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (path === '') throw new ConfigError('DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/codebook.db');
@@ -83,7 +106,7 @@ export function parseDatabaseUrl(raw: string, cwd = process.cwd(), poolSize = Nu
     } catch {
       throw new ConfigError('DATABASE_URL: not a valid postgres:// URL');
     }
-    return { kind: 'postgres', url: raw, poolSize };
+    return { kind: 'postgres', url: raw, ...postgres };
   }
   throw new ConfigError('DATABASE_URL: must start with sqlite: or postgres://');
 }
@@ -116,7 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     publicUrl,
     publicUrlSet: env.PUBLIC_URL !== undefined,
-    database: Object.freeze(parseDatabaseUrl(env.DATABASE_URL ?? DEFAULTS.DATABASE_URL, process.cwd(), parsePoolSize(env.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE))),
+    database: Object.freeze(parseDatabaseUrl(env.DATABASE_URL ?? DEFAULTS.DATABASE_URL, process.cwd(), parsePostgresOptions(env))),
     redis: Object.freeze(parseRedis(env.REDIS_URL, env.REDIS_PREFIX ?? DEFAULTS.REDIS_PREFIX)),
     logLevel,
     cursorSecret,

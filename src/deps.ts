@@ -43,13 +43,16 @@ export interface DepsOptions {
   onWarning?: (message: string, error?: unknown) => void;
   /** Also export process metrics (CPU, memory, event loop) on /metrics: the server does, tests do not. */
   processMetrics?: boolean;
+  /** A store already opened on config.database (tests inject faults through a subclass); closed with the deps. */
+  store?: Store;
 }
 
 export async function openStore(config: Config, onIdleError?: (error: Error) => void): Promise<Store> {
   if (config.database.kind === 'sqlite') return new SqliteStore({ path: config.database.path });
   // Loaded only when configured: the embedded default never pays for pg.
   const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
-  return PostgresStore.open({ url: config.database.url, max: config.database.poolSize, onIdleError });
+  const { url, poolSize, connectTimeoutMs, statementTimeoutMs } = config.database;
+  return PostgresStore.open({ url, max: poolSize, connectTimeoutMs, statementTimeoutMs, onIdleError });
 }
 
 function stderrWarning(message: string, error?: unknown): void {
@@ -68,7 +71,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     metrics.storeError('database');
     options.onFlushError?.(error);
   };
-  const store = await openStore(config, (error) => {
+  const store = options.store ?? await openStore(config, (error) => {
     metrics.storeError('database');
     warn('a database connection failed while idle; the pool reconnects', error);
   });

@@ -10,9 +10,12 @@ import { buildApp } from './http/app.ts';
 import { loadDemo } from './services/demo.ts';
 import { ImportRejected } from './services/import/importer.ts';
 import { demoKeyBanner, ensureDemoAccess } from './services/demo-access.ts';
+import { lockServer, ServerAlreadyRunning } from './store/sqlite/server-lock.ts';
 
 async function start(): Promise<void> {
   const config = loadConfig();
+  // Before anything touches the file: a second server on it must not start at all.
+  const lock = config.database.kind === 'sqlite' && config.database.path !== ':memory:' ? lockServer(config.database.path) : null;
   // Until the app's logger exists (Redis may be found missing while connecting), warnings go to stderr.
   let log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void } = {
     error: (_obj, msg) => process.stderr.write(`codebook: ${msg}\n`),
@@ -60,6 +63,7 @@ async function start(): Promise<void> {
     try {
       await app.close();
       await deps.close();
+      lock?.release();
       app.log.info('stopped');
     } finally {
       clearTimeout(force);
@@ -73,7 +77,7 @@ async function start(): Promise<void> {
 }
 
 start().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof ServerAlreadyRunning) {
     process.stderr.write(`codebook: ${error.message}\n`);
   } else {
     process.stderr.write(`codebook: failed to start: ${(error as Error).stack ?? String(error)}\n`);

@@ -1,6 +1,6 @@
 /** `codebook usage --org SLUG [--month YYYY-MM]`. */
 import type { Deps } from '../deps.ts';
-import { OUTCOMES } from '../domain/access.ts';
+import { OUTCOMES, UNCOUNTED_OUTCOMES } from '../domain/access.ts';
 import { usageReport } from '../services/access/admin.ts';
 import { existingOrg } from './orgs.ts';
 import { output, parseCommand, required } from './args.ts';
@@ -19,6 +19,8 @@ export async function usageCommand(args: string[], deps: () => Promise<Deps>): P
   const text = [
     `${report.org} — ${report.month} — plan ${report.plan.name}`,
     `counted toward the allowance: ${report.counted}${quota === null ? ' (unlimited)' : ` of ${quota} (${((100 * report.counted) / quota).toFixed(1)} %)`}`,
+    `not counted: ${report.total - report.counted} (${UNCOUNTED_OUTCOMES.map((o) => `${o} ${report.notCounted[o] ?? 0}`).join(', ')})`,
+    `all requests: ${report.total}`,
     '',
     table(['KEY', 'NAME', 'MODE', ...OUTCOMES.map((o) => o.toUpperCase())], report.byKey.map((k) => [`${k.displayPrefix}…`, k.name, k.mode, ...outcomes(k.byOutcome)])),
     '',

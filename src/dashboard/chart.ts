@@ -6,7 +6,9 @@ export const OUTCOME_LABELS: Record<Outcome, string> = {
   ok: 'OK',
   client_error: 'Client error',
   refused_auth: 'Refused by key or plan',
+  refused_route: 'No such route or method',
   refused_limit: 'Refused by a limit',
+  server_error: 'Server error',
 };
 
 const WIDTH = 720;

@@ -51,13 +51,29 @@ export const DEFAULT_PLANS: readonly Plan[] = [
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const PLAN_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
-/** Outcome classes counted per key and day for the dashboard. */
-export const OUTCOMES = ['ok', 'client_error', 'refused_auth', 'refused_limit'] as const;
+/**
+ * Outcome classes counted per key and day for the dashboard. The first two
+ * passed the limits and count toward the monthly allowance; the others do not
+ * (a server error passed them too, but its request is given back to the month).
+ */
+export const OUTCOMES = ['ok', 'client_error', 'refused_auth', 'refused_route', 'refused_limit', 'server_error'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-export function outcomeOf(status: number): Outcome {
+/** The outcomes of requests counted toward the monthly allowance. */
+export const COUNTED_OUTCOMES: readonly Outcome[] = ['ok', 'client_error'];
+/** The outcomes of requests not counted toward it, each for its own reason. */
+export const UNCOUNTED_OUTCOMES: readonly Outcome[] = ['refused_auth', 'refused_route', 'refused_limit', 'server_error'];
+
+/**
+ * The outcome of a finished request of a known key. `counted`: the limits
+ * admitted it (it counts toward the minute; toward the month unless it is a
+ * server error, which is given back).
+ */
+export function outcomeOf(status: number, counted: boolean): Outcome {
+  if (status >= 500) return 'server_error';
+  if (counted) return status >= 400 ? 'client_error' : 'ok';
   if (status === 401 || status === 403) return 'refused_auth';
   if (status === 429) return 'refused_limit';
-  if (status >= 400 && status < 500) return 'client_error';
-  return 'ok';
+  // No such route or method, or a path that could not be read: refused before the limits.
+  return 'refused_route';
 }

@@ -69,6 +69,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set once the request's key is authenticated. */
     principal?: Principal;
+    /** When the limits admitted and counted the request (ms); unset while it is not counted. */
+    countedAt?: number;
   }
 }
 
@@ -132,11 +134,13 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
             `This endpoint (${endpoint}) is not part of the ${plan.name} plan. Plans that include it: ${including.join(', ') || 'none'}.`,
           );
         }
-        const decision = await limiter.consume(org.id, plan, now(), access);
+        const at = now();
+        const decision = await limiter.consume(org.id, plan, at, access);
         if (decision.stale) {
           principal = await reauthenticate(request);
           continue;
         }
+        if (decision.allowed) request.countedAt = at;
         admitted(decision, principal, reply);
         return;
       }
@@ -155,7 +159,11 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
     },
 
     recordOutcome(request, status) {
-      if (request.principal) usage.record(request.principal.keyId, now(), outcomeOf(status));
+      const { principal, countedAt } = request;
+      if (!principal) return;
+      usage.record(principal.keyId, now(), outcomeOf(status, countedAt !== undefined));
+      // The service failed a request the limits counted: the month gets it back, the minute keeps it.
+      if (status >= 500 && countedAt !== undefined) void limiter.giveBack(principal.org.id, countedAt);
     },
   };
 }

@@ -45,6 +45,12 @@ export interface Limiter {
   consume(orgId: string, plan: Plan, nowMs: number, access?: AccessCheck): Promise<LimitDecision>;
   /** The same decision without counting anything (for responses refused before the limits). */
   peek(orgId: string, plan: Plan, nowMs: number, access?: AccessCheck): Promise<LimitDecision>;
+  /**
+   * Gives one request counted at countedAtMs back to that month's allowance
+   * (the service failed it); the minute keeps it. Atomic, and never takes the
+   * month below zero. Never throws.
+   */
+  giveBack(orgId: string, countedAtMs: number): Promise<void>;
   /** Writes counts to durable storage now. */
   flush(): Promise<void>;
   /** Flushes and stops background work. */

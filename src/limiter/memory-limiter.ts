@@ -7,13 +7,16 @@
 import type { Plan } from '../domain/access.ts';
 import type { CounterRow, UsageStore } from '../store/access-store.ts';
 import type { LimitDecision, Limiter } from './limiter.ts';
-import { windowsAt, type Windows } from './windows.ts';
+import { givenBackWindow, windowsAt, type Windows } from './windows.ts';
 import { flushUntilWritten } from '../store/flush-until-written.ts';
 
 
 interface OrgCounts {
   month: string;
+  /** Requests admitted in the month. */
   monthCount: number;
+  /** Of those, given back (server errors): the allowance used is monthCount − givenBack. */
+  givenBack: number;
   minute: string;
   minuteCount: number;
 }
@@ -48,10 +51,11 @@ export class MemoryLimiter implements Limiter {
     if (known && known.month === w.month) return known;
     let pending = this.loading.get(orgId);
     if (!pending) {
-      pending = this.store.loadCounters(orgId, [w.month, w.minute]).then((stored) => {
+      pending = this.store.loadCounters(orgId, [w.month, w.givenBack, w.minute]).then((stored) => {
         const fresh: OrgCounts = {
           month: w.month,
           monthCount: stored.get(w.month) ?? 0,
+          givenBack: stored.get(w.givenBack) ?? 0,
           minute: w.minute,
           minuteCount: stored.get(w.minute) ?? 0,
         };
@@ -83,6 +87,7 @@ export class MemoryLimiter implements Limiter {
       this.endMonth(orgId, c);
       c.month = w.month;
       c.monthCount = 0;
+      c.givenBack = 0;
     }
     if (c.minute !== w.minute) {
       c.minute = w.minute;
@@ -90,7 +95,7 @@ export class MemoryLimiter implements Limiter {
     }
     const quota = plan.monthlyQuota;
     let refusedBy: LimitDecision['refusedBy'] = null;
-    if (quota !== null && c.monthCount >= quota) refusedBy = 'month';
+    if (quota !== null && c.monthCount - c.givenBack >= quota) refusedBy = 'month';
     else if (c.minuteCount >= plan.ratePerMinute) refusedBy = 'minute';
     if (consume && refusedBy === null) {
       c.monthCount++;
@@ -103,16 +108,29 @@ export class MemoryLimiter implements Limiter {
       minute: { limit: plan.ratePerMinute, remaining: Math.max(0, plan.ratePerMinute - c.minuteCount), resetSeconds: w.minuteResetSeconds },
       month: {
         limit: quota,
-        remaining: quota === null ? null : Math.max(0, quota - c.monthCount),
+        remaining: quota === null ? null : Math.max(0, quota - (c.monthCount - c.givenBack)),
         resetSeconds: w.monthResetSeconds,
       },
       monthResetsAt: w.monthResetsAt,
     };
   }
 
+  /**
+   * A month that already ended keeps what it counted (a request that began in
+   * it and failed after it ended is not given back).
+   */
+  async giveBack(orgId: string, countedAtMs: number): Promise<void> {
+    const c = this.counts.get(orgId);
+    if (!c || c.month !== windowsAt(countedAtMs).month || c.monthCount - c.givenBack <= 0) return;
+    c.givenBack++;
+    this.dirty.add(orgId);
+  }
+
   /** Keeps the last count of a month that is being replaced by the next one, until it is written. */
   private endMonth(orgId: string, c: OrgCounts): void {
-    if (this.dirty.has(orgId)) this.ended.push({ orgId, window: c.month, count: c.monthCount });
+    if (!this.dirty.has(orgId)) return;
+    this.ended.push({ orgId, window: c.month, count: c.monthCount });
+    if (c.givenBack > 0) this.ended.push({ orgId, window: givenBackWindow(c.month), count: c.givenBack });
   }
 
   async flush(): Promise<void> {
@@ -124,6 +142,8 @@ export class MemoryLimiter implements Limiter {
       const c = this.counts.get(orgId);
       if (!c) continue;
       rows.push({ orgId, window: c.month, count: c.monthCount }, { orgId, window: c.minute, count: c.minuteCount });
+      // Zero is never written: the count only grows within its month.
+      if (c.givenBack > 0) rows.push({ orgId, window: givenBackWindow(c.month), count: c.givenBack });
       keep.add(c.minute);
     }
     const written = [...this.dirty];

@@ -21,6 +21,10 @@ export class ObservedLimiter implements Limiter {
     return this.inner.peek(orgId, plan, nowMs, access);
   }
 
+  giveBack(orgId: string, countedAtMs: number): Promise<void> {
+    return this.inner.giveBack(orgId, countedAtMs);
+  }
+
   flush(): Promise<void> {
     return this.inner.flush();
   }

@@ -19,7 +19,7 @@ import type { CounterRow, UsageStore } from '../store/access-store.ts';
 import { FallbackLimiter, type Admitted } from './fallback-limiter.ts';
 import type { AccessCheck, LimitDecision, Limiter } from './limiter.ts';
 import { decisionFrom, defineScripts, staleDecision, type ScriptCommands } from './redis-scripts.ts';
-import { windowsAt, type Windows } from './windows.ts';
+import { givenBackWindow, windowsAt, type Windows } from './windows.ts';
 
 export interface RedisLimiterOptions {
   url: string;
@@ -41,9 +41,18 @@ export interface RedisLimiterOptions {
   onHealth?: (healthy: boolean) => void;
 }
 
+/** Counts of an organisation's windows, as PostgreSQL holds them, for a Redis that lost them. */
+interface Seed {
+  month: number;
+  givenBack: number;
+  minute: number;
+}
+
 const EPOCH_TTL_S = 7 * 86_400;
 const MINUTE_TTL_S = 120;
 const MONTH_GRACE_S = 86_400;
+/** How long Redis remembers an applied replay (a retry comes within seconds). */
+const REPLAY_MARKER_TTL_S = 86_400;
 
 /** A random starting epoch: a recreated epoch never equals one an instance has seen. */
 const freshEpoch = () => String(randomInt(1, 2 ** 47));
@@ -61,7 +70,9 @@ export class RedisLimiter implements Limiter {
   private views = 0;
   private fallback: FallbackLimiter | null = null;
   private replaying: Admitted[] = [];
-  private readonly seeds = new Map<string, Promise<[number, number]>>();
+  private readonly seeds = new Map<string, Promise<Seed>>();
+  /** The copy to PostgreSQL in progress, if any. */
+  private mirroring: Promise<void> | null = null;
   /** Windows counted since the last mirror, by `org month`. */
   private dirty = new Map<string, { orgId: string; month: string; minute: string }>();
 
@@ -125,17 +136,18 @@ export class RedisLimiter implements Limiter {
     // The epoch of the caller's version, taken now: the view may change while a seed loads.
     const expected = checked ? this.view!.epoch : '';
     const monthKey = this.key(`c:${orgId}:${w.month}`);
+    const givenBackKey = this.key(`c:${orgId}:${w.givenBack}`);
     const minuteKey = this.key(`c:${orgId}:${w.minute}`);
     const monthTtl = Math.ceil((w.monthResetsAt.getTime() - nowMs) / 1000) + MONTH_GRACE_S;
-    let seed: [number, number] | null = null;
+    let seed: Seed | null = null;
     for (let attempt = 0; attempt < 3; attempt++) {
       let reply: [string, string, number, number, number];
       try {
         reply = await this.redis.cbLimit(
-          this.key('access:epoch'), monthKey, minuteKey,
+          this.key('access:epoch'), monthKey, givenBackKey, minuteKey,
           expected, freshEpoch(), EPOCH_TTL_S,
           plan.monthlyQuota ?? -1, plan.ratePerMinute, consume ? 1 : 0, monthTtl, MINUTE_TTL_S,
-          seed ? seed[0] : '', seed ? seed[1] : 0,
+          seed ? seed.month : '', seed ? seed.minute : 0, seed ? seed.givenBack : 0,
         );
       } catch (error) {
         this.markDown(error);
@@ -157,12 +169,36 @@ export class RedisLimiter implements Limiter {
     throw new Error('the month counter vanished from Redis three times in a row');
   }
 
+  /**
+   * Gives a request back to the month it was counted in. While Redis is
+   * unreachable the fallback takes it, to be given back in Redis later; a
+   * month Redis no longer has (lost while the request ran) keeps it.
+   */
+  async giveBack(orgId: string, countedAtMs: number): Promise<void> {
+    const w = windowsAt(countedAtMs);
+    if (this.healthy) {
+      try {
+        const monthTtl = Math.ceil((w.monthResetsAt.getTime() - countedAtMs) / 1000) + MONTH_GRACE_S;
+        if ((await this.redis.cbGiveBack(this.key(`c:${orgId}:${w.month}`), this.key(`c:${orgId}:${w.givenBack}`), 1, Math.max(1, monthTtl))) >= 0) {
+          this.dirty.set(`${orgId} ${w.month}`, { orgId, month: w.month, minute: w.minute });
+        }
+        return;
+      } catch (error) {
+        this.markDown(error);
+      }
+    }
+    this.fallback ??= new FallbackLimiter(this.o.usage);
+    await this.fallback.giveBack(orgId, countedAtMs);
+  }
+
   /** Counts of a window from PostgreSQL, loaded once per organisation and window however many requests wait. */
-  private seedFor(orgId: string, w: Windows): Promise<[number, number]> {
+  private seedFor(orgId: string, w: Windows): Promise<Seed> {
     const id = `${orgId} ${w.month} ${w.minute}`;
     let pending = this.seeds.get(id);
     if (!pending) {
-      pending = this.o.usage.loadCounters(orgId, [w.month, w.minute]).then((c) => [c.get(w.month) ?? 0, c.get(w.minute) ?? 0] as [number, number]);
+      pending = this.o.usage
+        .loadCounters(orgId, [w.month, w.givenBack, w.minute])
+        .then((c) => ({ month: c.get(w.month) ?? 0, givenBack: c.get(w.givenBack) ?? 0, minute: c.get(w.minute) ?? 0 }));
       this.seeds.set(id, pending);
       pending.finally(() => this.seeds.delete(id)).catch(() => undefined);
     }
@@ -213,13 +249,15 @@ export class RedisLimiter implements Limiter {
     while (this.replaying.length > 0 && this.healthy) {
       const a = this.replaying[0]!;
       const monthKey = this.key(`c:${a.orgId}:${a.month}`);
+      const givenBack = givenBackWindow(a.month);
+      const givenBackKey = this.key(`c:${a.orgId}:${givenBack}`);
       const [year, month] = a.month.slice('month:'.length).split('-').map(Number) as [number, number];
       const expiresIn = Math.max(0, Math.ceil((Date.UTC(year, month, 1) - Date.now()) / 1000)) + MONTH_GRACE_S;
       try {
-        let n = await this.redis.cbReplay(monthKey, a.count, '', expiresIn);
-        if (n === -1) {
-          const stored = await this.o.usage.loadCounters(a.orgId, [a.month]);
-          n = await this.redis.cbReplay(monthKey, a.count, stored.get(a.month) ?? 0, expiresIn);
+        const marker = this.key(`replayed:${a.id}`);
+        if ((await this.redis.cbReplay(monthKey, givenBackKey, marker, a.count, '', 0, expiresIn, a.givenBack, REPLAY_MARKER_TTL_S)) === -1) {
+          const stored = await this.o.usage.loadCounters(a.orgId, [a.month, givenBack]);
+          await this.redis.cbReplay(monthKey, givenBackKey, marker, a.count, stored.get(a.month) ?? 0, stored.get(givenBack) ?? 0, expiresIn, a.givenBack, REPLAY_MARKER_TTL_S);
         }
         this.replaying.shift();
         this.dirty.set(`${a.orgId} ${a.month}`, { orgId: a.orgId, month: a.month, minute: '' });
@@ -251,12 +289,31 @@ export class RedisLimiter implements Limiter {
     if (this.healthy) await this.mirror();
   }
 
-  private async mirror(): Promise<void> {
+  /**
+   * One copy at a time, each after the one before: a flush() that found the
+   * counts already taken by the tick's copy must still return only once
+   * they are written (the dashboard and the usage report read them next).
+   */
+  private mirror(): Promise<void> {
+    const previous = this.mirroring;
+    const run = (previous ? previous.catch(() => undefined) : Promise.resolve()).then(() => this.mirrorOnce());
+    this.mirroring = run;
+    run.finally(() => {
+      if (this.mirroring === run) this.mirroring = null;
+    }).catch(() => undefined);
+    return run;
+  }
+
+  private async mirrorOnce(): Promise<void> {
     if (this.dirty.size === 0) return;
     const entries = [...this.dirty.values()];
     this.dirty = new Map();
     try {
-      const keys = entries.flatMap((e) => [this.key(`c:${e.orgId}:${e.month}`), this.key(`c:${e.orgId}:${e.minute || 'none'}`)]);
+      const keys = entries.flatMap((e) => [
+        this.key(`c:${e.orgId}:${e.month}`),
+        this.key(`c:${e.orgId}:${givenBackWindow(e.month)}`),
+        this.key(`c:${e.orgId}:${e.minute || 'none'}`),
+      ]);
       let values: (string | null)[];
       try {
         values = await this.redis.mget(keys);
@@ -266,8 +323,10 @@ export class RedisLimiter implements Limiter {
       }
       const rows: CounterRow[] = [];
       entries.forEach((e, i) => {
-        if (values[2 * i] !== null) rows.push({ orgId: e.orgId, window: e.month, count: Number(values[2 * i]) });
-        if (e.minute !== '' && values[2 * i + 1] !== null) rows.push({ orgId: e.orgId, window: e.minute, count: Number(values[2 * i + 1]) });
+        const [month, givenBack, minute] = [values[3 * i] ?? null, values[3 * i + 1] ?? null, values[3 * i + 2] ?? null];
+        if (month !== null) rows.push({ orgId: e.orgId, window: e.month, count: Number(month) });
+        if (givenBack !== null) rows.push({ orgId: e.orgId, window: givenBackWindow(e.month), count: Number(givenBack) });
+        if (e.minute !== '' && minute !== null) rows.push({ orgId: e.orgId, window: e.minute, count: Number(minute) });
       });
       const keep = entries.map((e) => e.minute).filter((m) => m !== '');
       if (rows.length > 0 && !(await this.o.usage.flush(rows, [], new Map(), keep))) throw new Error('usage store busy; counts kept for the next tick');

@@ -3,6 +3,8 @@
 export interface Windows {
   minute: string;
   month: string;
+  /** Requests of the month given back (server errors): the month's count is month − givenBack. */
+  givenBack: string;
   /** Seconds until the minute window ends (1–60). */
   minuteResetSeconds: number;
   /** Seconds until the month window ends. */
@@ -36,8 +38,17 @@ function computeWindows(nowMs: number): Windows {
   return {
     minute: `minute:${iso.slice(0, 16)}`,
     month: `month:${iso.slice(0, 7)}`,
+    givenBack: givenBackWindow(`month:${iso.slice(0, 7)}`),
     minuteResetSeconds: Math.max(1, Math.ceil((nextMinute - nowMs) / 1000)),
     monthResetSeconds: Math.max(1, Math.ceil((nextMonth - nowMs) / 1000)),
     monthResetsAt: new Date(nextMonth),
   };
+}
+
+/**
+ * The window of requests given back to a month ('month:YYYY-MM' → 'given-back:YYYY-MM').
+ * Both only ever grow, so copies of them from several instances converge on the largest.
+ */
+export function givenBackWindow(month: string): string {
+  return `given-back:${month.slice('month:'.length)}`;
 }

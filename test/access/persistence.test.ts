@@ -101,15 +101,19 @@ test('per-key, per-day counts by outcome are kept, and survive a restart', async
   assert.equal(r.counted, 7);
   const byKey = Object.fromEntries(r.byKey.map((k) => [k.keyId, { mode: k.mode, prefix: k.displayPrefix, ...k.byOutcome }]));
   assert.deepEqual(byKey, {
-    [o.keyId]: { mode: 'live', prefix: o.key.slice(0, 13), ok: 3, client_error: 3, refused_auth: 1, refused_limit: 2 },
+    [o.keyId]: { mode: 'live', prefix: o.key.slice(0, 13), ok: 3, client_error: 2, refused_route: 1, refused_auth: 1, refused_limit: 2 },
     [testKey.info.id]: { mode: 'test', prefix: testKey.key.slice(0, 13), ok: 1 },
     [revoked.info.id]: { mode: 'live', prefix: revoked.key.slice(0, 13), ok: 1, refused_auth: 2 },
   });
   assert.deepEqual(r.byDay, [
-    { day: '2026-03-20', byOutcome: { ok: 4, client_error: 3, refused_auth: 3, refused_limit: 2 } },
+    { day: '2026-03-20', byOutcome: { ok: 4, client_error: 2, refused_route: 1, refused_auth: 3, refused_limit: 2 } },
     { day: '2026-03-21', byOutcome: { ok: 1 } },
   ]);
-  assert.deepEqual(r.byOutcome, { ok: 5, client_error: 3, refused_auth: 3, refused_limit: 2 });
+  assert.deepEqual(r.byOutcome, { ok: 5, client_error: 2, refused_route: 1, refused_auth: 3, refused_limit: 2 });
+  // The allowance holds exactly the requests that passed the limits; the rest are not counted, by reason.
+  assert.equal(r.counted, r.byOutcome.ok! + r.byOutcome.client_error!);
+  assert.deepEqual(r.notCounted, { refused_auth: 3, refused_route: 1, refused_limit: 2, server_error: 0 });
+  assert.equal(r.total, 13);
   // Another month has nothing.
   assert.deepEqual((await report('usage-org', '2026-02')).byKey, []);
 });

@@ -118,15 +118,19 @@ test('usage reports what a running server counted, by key and outcome', async ()
     for (let i = 0; i < 3; i++) assert.equal((await get('/v1/codes')).statusCode, 200);
     assert.equal((await get('/v1/codes?limit=0')).statusCode, 400);
     assert.equal((await get('/v1/changes')).statusCode, 403);
+    assert.equal((await get('/v1/nowhere')).statusCode, 404);
     await deps.limiter.flush();
     await deps.usage.flush();
     // While the server is up.
     const month = new Date().toISOString().slice(0, 7);
     const report = await cliJson<{ org: string; month: string; counted: number; byKey: { displayPrefix: string; byOutcome: Record<string, number> }[] }>(db, ['usage', '--org', 'acme', '--month', month]);
     assert.deepEqual([report.org, report.month, report.counted], ['acme', month, 4]);
-    assert.deepEqual(report.byKey.map((k) => [k.displayPrefix, k.byOutcome]), [[key.slice(0, 13), { ok: 3, client_error: 1, refused_auth: 1 }]]);
+    assert.deepEqual(report.byKey.map((k) => [k.displayPrefix, k.byOutcome]), [[key.slice(0, 13), { ok: 3, client_error: 1, refused_auth: 1, refused_route: 1 }]]);
     const text = ok(await cli('usage', '--org', 'acme'));
     assert.match(text, /counted toward the allowance: 4 of 5000/);
+    // The numbers add up: 4 counted + 2 not counted, by reason = 6.
+    assert.match(text, /not counted: 2 \(refused_auth 1, refused_route 1, refused_limit 0, server_error 0\)/);
+    assert.match(text, /all requests: 6/);
     assert.ok(!text.includes(key.slice(9)));
     assert.equal((await cliJson<{ counted: number }>(db, ['usage', '--org', 'acme', '--month', '2020-01'])).counted, 0);
   } finally {

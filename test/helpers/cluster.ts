@@ -29,6 +29,8 @@ export interface InstanceOptions {
   databaseUrl?: string;
   /** Default: the shared Redis; null: no Redis. */
   redisUrl?: string | null;
+  /** More settings for this instance (e.g. DATABASE_STATEMENT_TIMEOUT_MS). */
+  env?: Record<string, string>;
 }
 
 export interface Cluster {
@@ -57,6 +59,7 @@ export async function createCluster(name: string): Promise<Cluster> {
         DATABASE_URL: options.databaseUrl ?? db.url,
         REDIS_URL: redisUrl ?? '',
         PORT: '0',
+        ...options.env,
       });
       const warnings: string[] = [];
       const deps = await createDeps(config, { onWarning: (m) => warnings.push(m), onFlushError: () => undefined });

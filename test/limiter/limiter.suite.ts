@@ -111,6 +111,41 @@ export function limiterSuite(open: () => Promise<LimiterBackend>): void {
     assert.equal((await instances.at(-1)!.peek(org, p, T0)).month.remaining, 0);
   });
 
+  test('a request given back returns to the month, not to the minute, and survives a restart', async () => {
+    const org = newOrg();
+    const p = plan(10, 3);
+    assert.deepEqual(await consumeMany(limiter, org, p, 4), ['ok', 'ok', 'ok', 'month']);
+    await limiter.giveBack(org, T0);
+    const after = await limiter.peek(org, p, T0);
+    assert.deepEqual([after.month.remaining, after.minute.remaining], [1, 7], 'one more this month; the minute keeps it');
+    assert.deepEqual(await consumeMany(limiter, org, p, 2), ['ok', 'month']);
+    await limiter.giveBack(org, T0);
+    await limiter.close();
+    limiter = await backend!.create();
+    assert.equal((await limiter.peek(org, p, T0)).month.remaining, 1, 'the given-back request is still given back after a restart');
+  });
+
+  test('giving back never takes the month below zero, also when many arrive at once (across instances where shared)', async () => {
+    const org = newOrg();
+    const p = plan(100, 10);
+    await consumeMany(limiter, org, p, 3);
+    const instances = backend!.shared ? [limiter, await backend!.create()] : [limiter];
+    await Promise.all(Array.from({ length: 20 }, (_, i) => instances[i % instances.length]!.giveBack(org, T0)));
+    assert.equal((await limiter.peek(org, p, T0)).month.remaining, 10, 'three given back, not twenty');
+    assert.deepEqual(await consumeMany(limiter, org, p, 11, T0 + 60_000), [...Array(10).fill('ok'), 'month'], 'exactly the allowance, no more');
+    await limiter.giveBack(newOrg(), T0);
+  });
+
+  test('a request counted in a month that has ended is not given back to the new one', async () => {
+    const org = newOrg();
+    const p = plan(100, 2);
+    await consumeMany(limiter, org, p, 1, Date.parse('2026-03-31T23:59:59Z'));
+    const april = Date.parse('2026-04-01T00:00:01Z');
+    await consumeMany(limiter, org, p, 2, april);
+    await limiter.giveBack(org, Date.parse('2026-03-31T23:59:59Z'));
+    assert.equal((await limiter.peek(org, p, april)).month.remaining, 0, "April's count is April's");
+  });
+
   test('counts survive a restart of the limiter', async () => {
     const org = newOrg();
     const p = plan(100, 10);

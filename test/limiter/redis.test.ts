@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Plan } from '../../src/domain/access.ts';
 import { RedisLimiter, type RedisLimiterOptions } from '../../src/limiter/redis-limiter.ts';
+import { defineScripts, type ScriptCommands } from '../../src/limiter/redis-scripts.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { tempDir } from '../helpers/context.ts';
 import { deleteUnder, keysUnder, PrivateRedis, redisClient, redisServerInstalled, runPrefix } from '../helpers/redis.ts';
@@ -89,11 +90,13 @@ describe('Limiter (redis)', { skip }, () => {
     const limiter = await h.limiter();
     await limiter.consume('org_ttl', PLAN, NOW);
     await limiter.consume('org_ttl', { ...PLAN, monthlyQuota: null }, NOW + 60_000);
+    await limiter.giveBack('org_ttl', NOW);
     await limiter.accessChanged();
     const client = redisClient();
     try {
       const keys = await keysUnder(client, prefix);
-      assert.ok(keys.length >= 4, `keys written: ${keys.join(', ')}`);
+      assert.ok(keys.length >= 5, `keys written: ${keys.join(', ')}`);
+      assert.ok(keys.some((k) => k.includes(':given-back:')), 'the given-back counter among them');
       for (const key of keys) assert.ok((await client.ttl(key)) > 0, `${key} has an expiry`);
     } finally {
       client.disconnect();
@@ -102,9 +105,14 @@ describe('Limiter (redis)', { skip }, () => {
 
   test('counts reach the usage store within a tick; a month Redis lost is reconciled from it', async () => {
     const limiter = await h.limiter();
-    for (let i = 0; i < 7; i++) assert.ok((await limiter.consume('org_lost', PLAN, NOW)).allowed);
+    for (let i = 0; i < 9; i++) assert.ok((await limiter.consume('org_lost', PLAN, NOW)).allowed);
+    for (let i = 0; i < 2; i++) await limiter.giveBack('org_lost', NOW);
     const month = `month:${new Date(NOW).toISOString().slice(0, 7)}`;
-    await until('the store holds the 7 requests', async () => (await h.store.usage.loadCounters('org_lost', [month])).get(month) === 7);
+    const givenBack = `given-back:${month.slice('month:'.length)}`;
+    await until('the store holds the 9 requests, 2 of them given back', async () => {
+      const stored = await h.store.usage.loadCounters('org_lost', [month, givenBack]);
+      return stored.get(month) === 9 && stored.get(givenBack) === 2;
+    });
     const client = redisClient();
     try {
       await client.del(...(await keysUnder(client, `${prefix}c:org_lost:`)));
@@ -112,8 +120,25 @@ describe('Limiter (redis)', { skip }, () => {
       client.disconnect();
     }
     const after = await limiter.consume('org_lost', PLAN, NOW);
-    assert.equal(after.month.remaining, PLAN.monthlyQuota! - 8, 'the count went on from the store, not from zero');
-    assert.equal(after.minute.remaining, PLAN.ratePerMinute - 8, 'the minute too');
+    assert.equal(after.month.remaining, PLAN.monthlyQuota! - 8, 'the count went on from the store (9 − 2 given back), not from zero');
+    assert.equal(after.minute.remaining, PLAN.ratePerMinute - 10, 'the minute too (given back or not)');
+  });
+
+  test('counts decided while Redis was down are added once, also when the replay is sent again after its answer was lost', async () => {
+    const client = redisClient() as ReturnType<typeof redisClient> & ScriptCommands;
+    defineScripts(client);
+    try {
+      const keys = [`${prefix}c:org_replay:month:2026-03`, `${prefix}c:org_replay:given-back:2026-03`, `${prefix}replayed:r1`];
+      // 5 admitted and 2 given back on top of the 10 and 0 PostgreSQL holds.
+      assert.equal(await client.cbReplay(...keys, 5, 10, 0, 3_600, 2, 60), 15);
+      assert.equal(await client.cbReplay(...keys, 5, 10, 0, 3_600, 2, 60), 15, 'sent again: nothing added');
+      assert.deepEqual(await client.mget(keys[0]!, keys[1]!), ['15', '2']);
+      const other = [keys[0]!, keys[1]!, `${prefix}replayed:r2`];
+      assert.equal(await client.cbReplay(...other, 0, '', 0, 3_600, 50, 60), 15, 'another replay gives back at most what the month holds');
+      assert.equal(await client.get(keys[1]!), '15');
+    } finally {
+      client.disconnect();
+    }
   });
 
   test('the access epoch: a change pushed by one instance voids lookups checked by another', async () => {
@@ -156,9 +181,11 @@ describe('RedisLimiter while Redis is down', { skip: skip || ((await redisServer
 
     await redis.stop();
     const during = [];
-    for (let i = 0; i < 4; i++) during.push(await limiter.consume('org_down', PLAN, NOW));
+    for (let i = 0; i < 5; i++) during.push(await limiter.consume('org_down', PLAN, NOW));
     assert.ok(during.every((d) => d.allowed && d.backend === 'fallback'), 'served by the fallback');
-    assert.equal(during.at(-1)!.month.remaining, PLAN.monthlyQuota! - 7, 'the fallback starts from the counts the store had');
+    assert.equal(during.at(-1)!.month.remaining, PLAN.monthlyQuota! - 8, 'the fallback starts from the counts the store had');
+    await limiter.giveBack('org_down', NOW);
+    assert.equal((await limiter.peek('org_down', PLAN, NOW)).month.remaining, PLAN.monthlyQuota! - 7, 'a request given back while Redis is down');
     assert.ok(Number.isNaN(limiter.accessVersion()), 'no cached lookup is vouched for while Redis is down');
     assert.equal((await limiter.consume('org_down', PLAN, NOW, { version })).stale, true, 'a lookup checked before the outage must be made afresh');
     assert.equal(h.warnings.filter((w) => /unreachable/.test(w)).length, 1, 'one warning per outage, not one per request');

@@ -23,13 +23,19 @@ test('bad scale-out settings are refused with the name of the setting', () => {
     [{ REDIS_URL: 'redis://127.0.0.1', REDIS_PREFIX: 'has space' }, /^REDIS_PREFIX: /],
     [{ DATABASE_POOL_SIZE: '0' }, /^DATABASE_POOL_SIZE: expected an integer from 1 to 1000/],
     [{ DATABASE_POOL_SIZE: 'many' }, /^DATABASE_POOL_SIZE: /],
+    [{ DATABASE_CONNECT_TIMEOUT_MS: '0' }, /^DATABASE_CONNECT_TIMEOUT_MS: expected an integer from 100 to 600000, got "0"/],
+    [{ DATABASE_CONNECT_TIMEOUT_MS: '2s' }, /^DATABASE_CONNECT_TIMEOUT_MS: /],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '99' }, /^DATABASE_STATEMENT_TIMEOUT_MS: expected an integer from 100 to 600000/],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '-1' }, /^DATABASE_STATEMENT_TIMEOUT_MS: /],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: must start with sqlite: or postgres:\/\//],
   ];
   for (const [env, message] of cases) {
     assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message), JSON.stringify(env));
   }
   const config = loadConfig({ DATABASE_URL: 'postgresql://u:p@db:5432/codebook', REDIS_URL: 'rediss://:pw@cache:6380/2', DATABASE_POOL_SIZE: '25' });
-  assert.deepEqual(config.database, { kind: 'postgres', url: 'postgresql://u:p@db:5432/codebook', poolSize: 25 });
+  assert.deepEqual(config.database, { kind: 'postgres', url: 'postgresql://u:p@db:5432/codebook', poolSize: 25, connectTimeoutMs: 2_000, statementTimeoutMs: 5_000 });
+  const tuned = loadConfig({ DATABASE_URL: 'postgres://db/codebook', DATABASE_CONNECT_TIMEOUT_MS: '500', DATABASE_STATEMENT_TIMEOUT_MS: '30000' });
+  assert.deepEqual(tuned.database, { kind: 'postgres', url: 'postgres://db/codebook', poolSize: 10, connectTimeoutMs: 500, statementTimeoutMs: 30_000 });
   assert.deepEqual(config.redis, { url: 'rediss://:pw@cache:6380/2', prefix: 'codebook:' });
   assert.equal(loadConfig({}).redis, null, 'no Redis unless asked for');
 });

@@ -4,7 +4,8 @@
  * show to the person who made the request.
  */
 import { randomAlphanumeric, displayPrefix, generateKey, hashKey, newKeyId } from './api-keys.ts';
-import { ENDPOINTS, PLAN_NAME_PATTERN, SLUG_PATTERN, type ApiKeyInfo, type KeyMode, type Organisation, type Plan } from '../../domain/access.ts';
+import { ENDPOINTS, PLAN_NAME_PATTERN, SLUG_PATTERN, UNCOUNTED_OUTCOMES, type ApiKeyInfo, type KeyMode, type Organisation, type Plan } from '../../domain/access.ts';
+import { givenBackWindow } from '../../limiter/windows.ts';
 import { InvalidRequest } from '../../errors.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -143,8 +144,12 @@ export interface UsageReport {
   org: string;
   plan: Plan;
   month: string;
-  /** Requests counted toward the monthly allowance. */
+  /** Requests counted toward the monthly allowance (what the limits hold: admitted, less server errors given back). */
   counted: number;
+  /** Requests of the organisation's keys not counted toward it, by reason (outcome). */
+  notCounted: Record<string, number>;
+  /** counted + every request not counted. */
+  total: number;
   byOutcome: Record<string, number>;
   byKey: { keyId: string; displayPrefix: string; name: string; mode: KeyMode; byOutcome: Record<string, number> }[];
   byDay: { day: string; byOutcome: Record<string, number> }[];
@@ -153,7 +158,7 @@ export interface UsageReport {
 export async function usageReport(deps: AdminDeps, org: Organisation, month: string): Promise<UsageReport> {
   if (!MONTH_PATTERN.test(month)) throw new InvalidRequest(`month "${month}" must be YYYY-MM`);
   const plan = await requirePlan(deps, org.plan);
-  const counters = await deps.store.usage.loadCounters(org.id, [`month:${month}`]);
+  const counters = await deps.store.usage.loadCounters(org.id, [`month:${month}`, givenBackWindow(`month:${month}`)]);
   const rows = await deps.store.usage.usageByDay(org.id, month);
   const keys = new Map((await deps.store.access.listKeys(org.id)).map((k) => [k.id, k]));
   const byOutcome: Record<string, number> = {};
@@ -167,11 +172,15 @@ export async function usageReport(deps: AdminDeps, org: Organisation, month: str
     if (!byDay.has(r.day)) byDay.set(r.day, {});
     add(byDay.get(r.day)!, r.outcome, r.count);
   }
+  const counted = Math.max(0, (counters.get(`month:${month}`) ?? 0) - (counters.get(givenBackWindow(`month:${month}`)) ?? 0));
+  const notCounted = Object.fromEntries(UNCOUNTED_OUTCOMES.map((o) => [o, byOutcome[o] ?? 0]));
   return {
     org: org.slug,
     plan,
     month,
-    counted: counters.get(`month:${month}`) ?? 0,
+    counted,
+    notCounted,
+    total: counted + Object.values(notCounted).reduce((a, b) => a + b, 0),
     byOutcome,
     byKey: [...byKey].map(([keyId, outcomes]) => {
       const k = keys.get(keyId);

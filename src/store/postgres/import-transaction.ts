@@ -15,9 +15,9 @@ function chunks<T>(items: T[]): T[][] {
 }
 
 export class PostgresImportTransaction implements ImportTransaction {
-  private readonly client: pg.PoolClient;
+  private readonly client: pg.Client;
 
-  constructor(client: pg.PoolClient) {
+  constructor(client: pg.Client) {
     this.client = client;
   }
 

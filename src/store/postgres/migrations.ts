@@ -4,8 +4,7 @@
  * wait for each other and each version is applied exactly once; each version
  * is applied in its own transaction (all or nothing).
  */
-import type pg from 'pg';
-import { exec, LOCK_KEY_SQL, rows, withClient } from './pg-client.ts';
+import { exec, LOCK_KEY_SQL, rows, withOwnConnection, type PoolOptions } from './pg-client.ts';
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 1: settings, codes, changes
@@ -160,8 +159,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `,
 ];
 
-export async function migratePostgres(pool: pg.Pool, migrations: readonly string[] = POSTGRES_MIGRATIONS): Promise<number> {
-  return withClient(pool, async (client, markBroken) => {
+/** Runs on a connection of its own, without the requests' statement timeout: a migration may take long. */
+export async function migratePostgres(connection: PoolOptions, migrations: readonly string[] = POSTGRES_MIGRATIONS): Promise<number> {
+  return withOwnConnection(connection, async (client, markBroken) => {
     try {
       await exec(client, `SELECT pg_advisory_lock(${LOCK_KEY_SQL})`, [':codebook.migrate']);
       try {

@@ -20,7 +20,7 @@ import { PostgresAccessStore } from './access-store.ts';
 import { PostgresDashboardStore } from './dashboard-store.ts';
 import { PostgresImportTransaction } from './import-transaction.ts';
 import { migratePostgres } from './migrations.ts';
-import { arrays, createPool, exec, LOCK_KEY_SQL, rows, storeError, transaction, type PoolOptions, type Value } from './pg-client.ts';
+import { arrays, createPool, exec, inTransaction, LOCK_KEY_SQL, rows, storeError, withOwnConnection, type PoolOptions, type Value } from './pg-client.ts';
 
 export interface PostgresStoreOptions extends PoolOptions {
   /** How long an import waits for another import to finish, in ms. */
@@ -36,10 +36,12 @@ export class PostgresStore implements Store {
   readonly usage: PostgresAccessStore;
   readonly dashboard: PostgresDashboardStore;
   private readonly importWaitMs: number;
+  private readonly connection: PoolOptions;
 
-  private constructor(pool: pg.Pool, importWaitMs: number) {
+  private constructor(pool: pg.Pool, options: PostgresStoreOptions) {
     this.pool = pool;
-    this.importWaitMs = importWaitMs;
+    this.connection = options;
+    this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.access = this.usage = new PostgresAccessStore(pool);
     this.dashboard = new PostgresDashboardStore(pool);
   }
@@ -48,12 +50,12 @@ export class PostgresStore implements Store {
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const pool = createPool(options);
     try {
-      await migratePostgres(pool);
+      await migratePostgres(options);
     } catch (error) {
       await pool.end();
       throw storeError(error);
     }
-    return new PostgresStore(pool, options.importWaitMs ?? 10 * 60_000);
+    return new PostgresStore(pool, options);
   }
 
   /** No in-process cache can tell that another instance committed: NaN (caches nothing). */
@@ -110,8 +112,9 @@ export class PostgresStore implements Store {
     return toRawPage(found, q.limit, 2, (row) => ({ effectiveDate: row[0], id: Number(row[1]) }));
   }
 
+  /** On a connection of its own, without the requests' statement timeout: an import may take minutes. */
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
-    return transaction(this.pool, async (client) => {
+    return withOwnConnection(this.connection, (connection, markBroken) => inTransaction(connection, markBroken, async (client) => {
       await exec(client, `SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.importWaitMs))}`);
       try {
         await exec(client, `SELECT pg_advisory_xact_lock(${LOCK_KEY_SQL})`, [':codebook.import']);
@@ -121,7 +124,7 @@ export class PostgresStore implements Store {
       }
       await exec(client, 'SET LOCAL lock_timeout = 0');
       return fn(new PostgresImportTransaction(client));
-    });
+    }));
   }
 
   async getSetting(key: string): Promise<string | null> {
