@@ -9,13 +9,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessGate } from './access-gate.ts';
-import { clientErrorHandler, errorHandler, frameworkErrors } from './error-handler.ts';
+import { clientErrorHandler, errorHandler, frameworkErrors, routingError } from './error-handler.ts';
 import { registerOps, withOutages } from './ops.ts';
 import { RequestLog, serializers } from './logging.ts';
 import { loggableUrl, rejectKeyInQuery } from './query-keys.ts';
 import { openApiOptions } from './openapi.ts';
 import { v1Plugin } from './v1.ts';
-import { dashboardPlugin } from '../dashboard/plugin.ts';
+import { dashboardErrorHandler, dashboardPlugin, isDashboardUrl } from '../dashboard/plugin.ts';
 
 export interface AppOptions {
   /** pino options; no logging when absent (tests). */
@@ -37,6 +37,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     // A path Fastify cannot route (bad escape, over-long segment): under /v1 the
     // key still comes first in the order of checks, then the 400.
     frameworkErrors: (error, request, reply) => {
+      if (isDashboardUrl(request.url)) {
+        reply.header('Request-Id', request.id);
+        return void dashboardErrorHandler(deps)(routingError(error, request.url), request, reply);
+      }
       if (!request.url.startsWith('/v1/')) return frameworkErrors(error, request, reply);
       Promise.resolve()
         .then(async () => {
