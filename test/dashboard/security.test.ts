@@ -129,7 +129,7 @@ describe('dashboard security over HTTP', () => {
       await ctx.app.inject({ url: `/dashboard/keys/${'x'.repeat(3000)}/revoke` }),
     ];
     for (const res of refused) {
-      const what = `${res.raw.req.url.slice(0, 40)}: ${res.body.slice(0, 200)}`;
+      const what = `${(res.raw.req.url ?? '').slice(0, 40)}: ${res.body.slice(0, 200)}`;
       assert.equal(res.statusCode, 400, what);
       assertProtectiveHeaders(res, what);
       assert.match(String(res.headers['request-id']), /^req_[0-9a-f]{32}$/, what);
