@@ -101,9 +101,10 @@ export function dashboardErrorHandler(deps: Pick<Deps, 'metrics'>) {
       reply.header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
       return sendPage(reply, 503, messagePage('Temporarily unavailable', 'The dashboard cannot reach its database right now. Try again in a few seconds.'));
     }
-    if (error instanceof ApiError && error.status < 500) {
+    if (error instanceof ApiError && error.code !== 'internal_error') {
       if (error.headers) reply.headers(error.headers);
-      return sendPage(reply, error.status, messagePage('The request could not be handled', error.message));
+      const title = error.status >= 500 ? 'Temporarily unavailable' : 'The request could not be handled';
+      return sendPage(reply, error.status, messagePage(title, error.message));
     }
     const status = (error as { statusCode?: unknown }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
