@@ -72,9 +72,11 @@ function decodeChunked(text: string, from: number): { body: string; end: number 
 
 /**
  * Every response in what a connection received, in order. `bodiless` tells,
- * per response, whether it answers a HEAD request (no body whatever the headers say).
+ * per response, whether it answers a HEAD request (no body whatever the headers
+ * say); 'maybe' when the server may have refused the request before knowing
+ * its method: the bytes that follow tell.
  */
-export function parseResponses(text: string, bodiless: (index: number) => boolean = () => false): RawResponse[] {
+export function parseResponses(text: string, bodiless: (index: number) => boolean | 'maybe' = () => false): RawResponse[] {
   const responses: RawResponse[] = [];
   let at = 0;
   while (at < text.length) {
@@ -94,7 +96,9 @@ export function parseResponses(text: string, bodiless: (index: number) => boolea
     at = headEnd + 4;
     const code = Number(status[1]);
     let body = '';
-    if (bodiless(responses.length) || code === 204 || code === 304 || (code >= 100 && code < 200)) {
+    const noBody = bodiless(responses.length);
+    const rest = text.slice(at);
+    if (noBody === true || (noBody === 'maybe' && (rest === '' || rest.startsWith('HTTP/1.'))) || code === 204 || code === 304 || (code >= 100 && code < 200)) {
       // No body.
     } else if (headers.has('content-length')) {
       const length = Number(headers.get('content-length'));
