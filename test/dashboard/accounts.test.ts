@@ -312,4 +312,24 @@ describe('dashboard accounts over HTTP', () => {
     assert.equal((await v.send('POST', url, { _csrf: csrf })).statusCode, 303);
     assert.equal((await v.get('/dashboard/audit')).body.match(/revoked key/g)?.length, 1);
   });
+
+  test('revoking a key twice, even from two tabs at once, records one revocation and says the key was already revoked', async () => {
+    await addUser('alice@example.com');
+    const v = await signedInAs('alice@example.com');
+    const key = shownKey(await createKeyIn(v, { name: 'twice' }));
+    const url = `/dashboard/keys/${await keyId(key)}/revoke`;
+    const csrf = /name="_csrf" value="([^"]*)"/.exec((await v.get(url)).body)![1]!;
+    const both = await Promise.all([v.send('POST', url, { _csrf: csrf }), v.send('POST', url, { _csrf: csrf })]);
+    assert.deepEqual(both.map((r) => r.statusCode), [303, 303]);
+    assert.equal((await v.get('/dashboard/audit')).body.match(/revoked key/g)?.length, 1, 'one revocation in the audit log');
+    const again = await v.send('POST', url, { _csrf: csrf });
+    assert.equal(again.statusCode, 303);
+    const notice = /role="status">([^<]*)</.exec((await v.get(again.headers.location as string)).body)?.[1] ?? '';
+    assert.match(notice, /^The key twice \(svc_live_\w{4}…\) was already revoked on \d{4}-\d\d-\d\d \d\d:\d\d UTC; nothing changed\.$/);
+    // The confirmation page of a revoked key leads to the same notice.
+    const confirm = await v.get(url);
+    assert.equal(confirm.statusCode, 303);
+    assert.match((await v.get(confirm.headers.location as string)).body, /role="status">The key twice/);
+    assert.equal((await v.get('/dashboard/audit')).body.match(/revoked key/g)?.length, 1);
+  });
 });

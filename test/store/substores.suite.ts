@@ -57,8 +57,10 @@ export function subStoreSuite(name: string, open: OpenStore): void {
           plan: plan('basic'),
         });
         assert.equal(await store.access.findKeyByHash('nope'), null);
-        assert.equal((await store.access.revokeKey('key_1', '2026-03-16T00:00:00.000Z'))!.revokedAt, '2026-03-16T00:00:00.000Z');
-        assert.equal((await store.access.revokeKey('key_1', '2026-03-17T00:00:00.000Z'))!.revokedAt, '2026-03-16T00:00:00.000Z');
+        const first = await store.access.revokeKey('key_1', '2026-03-16T00:00:00.000Z');
+        assert.deepEqual([first!.key.revokedAt, first!.revokedNow], ['2026-03-16T00:00:00.000Z', true]);
+        const second = await store.access.revokeKey('key_1', '2026-03-17T00:00:00.000Z');
+        assert.deepEqual([second!.key.revokedAt, second!.revokedNow], ['2026-03-16T00:00:00.000Z', false], 'a second revocation changes nothing, and says so');
         assert.equal((await store.access.findKeyByHash('hash1'))!.key.revokedAt, '2026-03-16T00:00:00.000Z');
         assert.equal(await store.access.revokeKey('key_none', T), null);
         await store.access.insertKey({ id: 'key_0', orgId: 'org_1', hash: 'hash0', displayPrefix: 'svc_test_wxyz', name: 'second', mode: 'test', createdAt: '2026-03-15T13:00:00.000Z' });
