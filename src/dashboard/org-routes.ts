@@ -7,6 +7,7 @@ import { InvalidRequest } from '../errors.ts';
 import { windowsAt } from '../limiter/windows.ts';
 import { createKey, listKeys, revokeKey, usageReport } from '../services/access/admin.ts';
 import { resumeSession, sameToken, startSession, type ActiveSession } from '../services/dashboard/sessions.ts';
+import { PasswordAttemptsThrottled } from '../services/dashboard/password-throttle.ts';
 import { audit, changePassword } from '../services/dashboard/users.ts';
 import { auditPage, passwordPage } from './pages/account.ts';
 import { messagePage } from './pages/auth.ts';
@@ -125,8 +126,12 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     const next = formField(request.body, 'next');
     if (next !== formField(request.body, 'confirm')) return sendPage(reply, 400, passwordPage(session, { error: 'The two new passwords are not the same.' }));
     try {
-      await changePassword(admin, session.user, formField(request.body, 'current'), next);
+      await changePassword(admin, session.user, formField(request.body, 'current'), next, request.ip);
     } catch (error) {
+      if (error instanceof PasswordAttemptsThrottled) {
+        reply.header('Retry-After', String(error.retryAfterSeconds));
+        return sendPage(reply, 429, passwordPage(session, { error: error.message }));
+      }
       if (error instanceof InvalidRequest) return sendPage(reply, 400, passwordPage(session, { error: error.message }));
       throw error;
     }
