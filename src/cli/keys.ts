@@ -49,10 +49,15 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
     case 'revoke': {
       if (positionals.length !== 1) throw new CliError(`expected one KEY_ID (key_…; see keys list) ${helpHint(USAGE)}`, 2);
       const { admin, store } = await deps();
-      const k = await revokeKey(admin, positionals[0]!);
-      await audit(admin, k.orgId, 'operator', 'key.revoked', `${k.name} (${k.displayPrefix}…, ${k.mode})`);
+      const { key: k, revokedNow } = await revokeKey(admin, positionals[0]!);
       const org = (await store.access.listOrgs()).find((o) => o.id === k.orgId)?.slug ?? k.orgId;
-      out.result(publicKey(k, org), `key ${k.id} (${k.displayPrefix}…) revoked at ${k.revokedAt}; it is refused from the next request on`);
+      // Revoking a revoked key is not an error (the key is in the state asked for) and records nothing.
+      if (!revokedNow) {
+        out.result({ ...publicKey(k, org), already_revoked: true }, `key ${k.id} (${k.displayPrefix}…) was already revoked at ${k.revokedAt}; nothing changed`);
+        return;
+      }
+      await audit(admin, k.orgId, 'operator', 'key.revoked', `${k.name} (${k.displayPrefix}…, ${k.mode})`);
+      out.result({ ...publicKey(k, org), already_revoked: false }, `key ${k.id} (${k.displayPrefix}…) revoked at ${k.revokedAt}; it is refused from the next request on`);
       return;
     }
     case 'list': {

@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { InvalidRequest } from '../errors.ts';
 import { endSession, sameToken, startSession } from '../services/dashboard/sessions.ts';
-import { setPasswordWithToken, signIn, SignInThrottled } from '../services/dashboard/users.ts';
+import { PasswordAttemptsThrottled } from '../services/dashboard/password-throttle.ts';
+import { setPasswordWithToken, signIn } from '../services/dashboard/users.ts';
 import { loginPage, messagePage, setPasswordPage } from './pages/auth.ts';
 import { formField, isHttps, LOGIN_CSRF_COOKIE, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions, type Form } from './plugin.ts';
 
@@ -38,7 +39,7 @@ export async function authRoutes(app: FastifyInstance, deps: Deps): Promise<void
     try {
       user = await signIn(userDeps, email, formField(request.body, 'password'), request.ip);
     } catch (error) {
-      if (!(error instanceof SignInThrottled)) throw error;
+      if (!(error instanceof PasswordAttemptsThrottled)) throw error;
       reply.header('Retry-After', String(error.retryAfterSeconds));
       return sendPage(reply, 429, loginPage({ csrf: issueFormToken(request, reply), error: error.message, email }));
     }

@@ -7,6 +7,7 @@ import { InvalidRequest } from '../errors.ts';
 import { windowsAt } from '../limiter/windows.ts';
 import { createKey, listKeys, revokeKey, usageReport } from '../services/access/admin.ts';
 import { resumeSession, sameToken, startSession, type ActiveSession } from '../services/dashboard/sessions.ts';
+import { PasswordAttemptsThrottled } from '../services/dashboard/password-throttle.ts';
 import { audit, changePassword } from '../services/dashboard/users.ts';
 import { auditPage, passwordPage } from './pages/account.ts';
 import { messagePage } from './pages/auth.ts';
@@ -30,10 +31,19 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     return session;
   }
 
-  const renderKeys = async (session: ActiveSession, error?: string) => {
+  const renderKeys = async (session: ActiveSession, error?: string, notice?: string) => {
     const plan = (await store.access.getPlan(session.org.plan))!;
-    return keysPage(session, await listKeys(admin, session.org), plan, randomBytes(16).toString('base64url'), error);
+    return keysPage(session, await listKeys(admin, session.org), plan, randomBytes(16).toString('base64url'), error, notice);
   };
+
+  /** The keys page says so when a revocation found the key already revoked (the form sent twice, or two tabs). */
+  const alreadyRevokedNotice = async (session: ActiveSession, keyId: string | undefined): Promise<string | undefined> => {
+    if (keyId === undefined) return undefined;
+    const key = await store.access.getKey(keyId);
+    if (!key || key.orgId !== session.org.id || key.revokedAt === null) return undefined;
+    return `The key ${key.name} (${key.displayPrefix}…) was already revoked on ${key.revokedAt.slice(0, 16).replace('T', ' ')} UTC; nothing changed.`;
+  };
+  const alreadyRevoked = (keyId: string) => `/dashboard/keys?already_revoked=${encodeURIComponent(keyId)}`;
 
   app.get('/', async (request, reply) => {
     const session = requireSession(request, reply);
@@ -49,7 +59,8 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
   app.get('/keys', async (request, reply) => {
     const session = requireSession(request, reply);
     if (!session) return reply;
-    return sendPage(reply, 200, await renderKeys(session));
+    const notice = await alreadyRevokedNotice(session, formField(request.query, 'already_revoked') || undefined);
+    return sendPage(reply, 200, await renderKeys(session, undefined, notice));
   });
 
   app.post('/keys', async (request, reply) => {
@@ -77,7 +88,7 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     if (!session) return reply;
     const key = await store.access.getKey((request.params as { id: string }).id);
     if (!key || key.orgId !== session.org.id) return sendPage(reply, 404, messagePage('Not found', 'There is no such key.'));
-    if (key.revokedAt !== null) return reply.redirect('/dashboard/keys', 303);
+    if (key.revokedAt !== null) return reply.redirect(alreadyRevoked(key.id), 303);
     return sendPage(reply, 200, revokeConfirmPage(session, key));
   });
 
@@ -85,11 +96,10 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     const session = postedSession(request, reply);
     if (!session) return reply;
     const id = (request.params as { id: string }).id;
-    // Already revoked (the form sent twice): nothing changes, so nothing to record.
-    const existing = await store.access.getKey(id);
-    if (existing && existing.orgId === session.org.id && existing.revokedAt !== null) return reply.redirect('/dashboard/keys', 303);
     try {
-      const key = await revokeKey(admin, id, session.org);
+      const { key, revokedNow } = await revokeKey(admin, id, session.org);
+      // Already revoked (the form sent twice, even at once): nothing changed, so nothing to record.
+      if (!revokedNow) return reply.redirect(alreadyRevoked(key.id), 303);
       await audit(admin, session.org.id, session.user.email, 'key.revoked', `${key.name} (${key.displayPrefix}…, ${key.mode})`);
     } catch (error) {
       if (error instanceof InvalidRequest) return sendPage(reply, 404, messagePage('Not found', 'There is no such key.'));
@@ -116,8 +126,12 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     const next = formField(request.body, 'next');
     if (next !== formField(request.body, 'confirm')) return sendPage(reply, 400, passwordPage(session, { error: 'The two new passwords are not the same.' }));
     try {
-      await changePassword(admin, session.user, formField(request.body, 'current'), next);
+      await changePassword(admin, session.user, formField(request.body, 'current'), next, request.ip);
     } catch (error) {
+      if (error instanceof PasswordAttemptsThrottled) {
+        reply.header('Retry-After', String(error.retryAfterSeconds));
+        return sendPage(reply, 429, passwordPage(session, { error: error.message }));
+      }
       if (error instanceof InvalidRequest) return sendPage(reply, 400, passwordPage(session, { error: error.message }));
       throw error;
     }

@@ -10,6 +10,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { Deps } from '../deps.ts';
+import { ApiError } from '../errors.ts';
 import { OUTAGE_RETRY_AFTER_SECONDS } from '../http/ops.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 import { resumeSession, SESSION_TTL_MS, type ActiveSession } from '../services/dashboard/sessions.ts';
@@ -47,6 +48,11 @@ export function formField(body: unknown, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** True for the dashboard's paths, which answer HTML, also when the app refuses them. */
+export function isDashboardUrl(url: string): boolean {
+  return url.startsWith('/dashboard') && (url.length === 10 || url[10] === '/' || url[10] === '?');
+}
+
 export function isHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
@@ -66,37 +72,61 @@ export function requireSession(request: FastifyRequest, reply: FastifyReply): Ac
   return session;
 }
 
-export async function dashboardPlugin(app: FastifyInstance, deps: Deps): Promise<void> {
-  await app.register(cookie);
-  await app.register(formbody, { bodyLimit: 16 * 1024 });
-
-  app.addHook('onRequest', async (request, reply) => {
-    reply.headers({
-      'Content-Security-Policy': CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'no-referrer',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), clipboard-write=(self)',
-      'Cache-Control': 'no-store',
-    });
-    if (isHttps(request)) reply.header('Strict-Transport-Security', 'max-age=31536000');
-    request.dashboardSession = await resumeSession(deps.admin, request.cookies[SESSION_COOKIE]);
+/** The protective headers of every dashboard response, error pages included. */
+function protectPage(request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers({
+    'Content-Security-Policy': CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), clipboard-write=(self)',
+    'Cache-Control': 'no-store',
   });
+  if (isHttps(request)) reply.header('Strict-Transport-Security', 'max-age=31536000');
+}
 
-  // Handlers first: the plugins registered below copy them when they load.
-  app.setNotFoundHandler(async (_request, reply) => sendPage(reply, 404, messagePage('Not found', 'There is no such page.')));
-  app.setErrorHandler(async (error, request, reply) => {
+/**
+ * The dashboard's error page for anything thrown under /dashboard, including
+ * what the app refuses before the dashboard's own hooks run (a key-shaped query
+ * string, a path that is not valid percent-encoding): HTML with the status of
+ * the refusal, never a 500 for the client's mistake.
+ */
+export function dashboardErrorHandler(deps: Pick<Deps, 'metrics'>) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    protectPage(request, reply);
     if (error instanceof StoreUnavailableError) {
       deps.metrics.storeError('database');
       reply.header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
       return sendPage(reply, 503, messagePage('Temporarily unavailable', 'The dashboard cannot reach its database right now. Try again in a few seconds.'));
     }
-    const status = (error as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 500) request.log.error({ err: error }, 'dashboard error');
-    return sendPage(reply, status >= 500 ? 500 : status, messagePage('Something went wrong', status >= 500 ? 'Something went wrong on our side. Try again in a moment.' : 'The request could not be handled.'));
+    if (error instanceof ApiError && error.code !== 'internal_error') {
+      if (error.headers) reply.headers(error.headers);
+      const title = error.status >= 500 ? 'Temporarily unavailable' : 'The request could not be handled';
+      return sendPage(reply, error.status, messagePage(title, error.message));
+    }
+    const status = (error as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return sendPage(reply, status, messagePage('Something went wrong', 'The request could not be handled.'));
+    }
+    request.log.error({ err: error }, 'dashboard error');
+    return sendPage(reply, 500, messagePage('Something went wrong', 'Something went wrong on our side. Try again in a moment.'));
+  };
+}
+
+export async function dashboardPlugin(app: FastifyInstance, deps: Deps): Promise<void> {
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+
+  app.addHook('onRequest', async (request, reply) => {
+    protectPage(request, reply);
+    request.dashboardSession = await resumeSession(deps.admin, request.cookies[SESSION_COOKIE]);
   });
+
+  // Handlers first: the plugins registered below copy them when they load.
+  app.setNotFoundHandler(async (_request, reply) => sendPage(reply, 404, messagePage('Not found', 'There is no such page.')));
+  app.setErrorHandler(dashboardErrorHandler(deps));
   await app.register(fastifyStatic, {
     root: join(dirname(fileURLToPath(import.meta.url)), 'assets'),
     prefix: '/assets/',

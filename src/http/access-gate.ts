@@ -93,7 +93,7 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
     const { found, accessVersion } = await keys.lookupVersioned(presentedKey(request));
     if (found === null) throw unauthorized('The API key is not valid.');
     if (found.key.revokedAt !== null) {
-      usage.record(found.key.id, now(), 'refused_auth');
+      usage.recordRefusal(found.key.id, now());
       throw unauthorized('The API key is not valid.');
     }
     const principal: CheckedPrincipal = { keyId: found.key.id, mode: found.key.mode, org: found.org, plan: found.plan, accessVersion };

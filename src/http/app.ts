@@ -3,19 +3,21 @@
  * it through inject() or a real listener, main.ts through listen().
  */
 import { randomUUID } from 'node:crypto';
+import { METHODS } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessGate } from './access-gate.ts';
-import { clientErrorHandler, errorHandler, frameworkErrors } from './error-handler.ts';
+import { clientErrorHandler, errorHandler, frameworkErrors, routingError } from './error-handler.ts';
+import { answerConnect, drainingGuard, httpServerOptions, rejectMissingHost } from './front-door.ts';
 import { registerOps, withOutages } from './ops.ts';
 import { RequestLog, serializers } from './logging.ts';
 import { loggableUrl, rejectKeyInQuery } from './query-keys.ts';
 import { openApiOptions } from './openapi.ts';
 import { v1Plugin } from './v1.ts';
-import { dashboardPlugin } from '../dashboard/plugin.ts';
+import { dashboardErrorHandler, dashboardPlugin, isDashboardUrl } from '../dashboard/plugin.ts';
 
 export interface AppOptions {
   /** pino options; no logging when absent (tests). */
@@ -33,10 +35,16 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     // Code ids may be long: system (64) + code.
     routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: false } },
-    return503OnClosing: true,
+    http: httpServerOptions,
+    // Requests that arrive while closing get our 503 (see drainingGuard), not Fastify's.
+    return503OnClosing: false,
     // A path Fastify cannot route (bad escape, over-long segment): under /v1 the
     // key still comes first in the order of checks, then the 400.
     frameworkErrors: (error, request, reply) => {
+      if (isDashboardUrl(request.url)) {
+        reply.header('Request-Id', request.id);
+        return void dashboardErrorHandler(deps)(routingError(error, request.url), request, reply);
+      }
       if (!request.url.startsWith('/v1/')) return frameworkErrors(error, request, reply);
       Promise.resolve()
         .then(async () => {
@@ -54,11 +62,21 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     clientErrorHandler,
   });
 
+  // Fastify routes only the methods it knows, and answers the others 404. Every
+  // method Node's parser accepts must reach the routes, so that a /v1 path
+  // answers 405 with Allow (after authentication) whatever the method.
+  for (const method of METHODS) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method);
+
   app.setErrorHandler(withOutages(errorHandler, deps.metrics));
+
+  app.server.on('connect', answerConnect(app));
+  const refuseWhileDraining = drainingGuard(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
-    // First of all checks, on every path: a key in a URL is refused and never looked up.
+    refuseWhileDraining(request);
+    rejectMissingHost(request);
+    // First of all checks about the request's content, on every path: a key in a URL is refused and never looked up.
     rejectKeyInQuery(request.url);
   });
 

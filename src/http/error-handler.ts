@@ -18,21 +18,27 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError | 
 }
 
 /**
- * Fastify's `frameworkErrors` option: errors raised while routing (a path that
- * is not valid percent-encoding, an over-long path parameter). They skip every
- * hook, so the Request-Id header is set here; without this option Fastify
- * answers them with a body of its own shape.
+ * Errors raised while routing (a path that is not valid percent-encoding, an
+ * over-long path parameter), as the answer they deserve; other errors as they are.
+ */
+export function routingError(error: FastifyError, url: string): unknown {
+  const param = url.startsWith('/v1/codes/') ? { param: 'code_id' } : {};
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return new ApiError('invalid_parameter', 'The request path is not valid percent-encoding: send each reserved or non-ASCII byte as %XX.', param);
+  } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return new ApiError('invalid_parameter', 'A path segment is too long.', param);
+  }
+  return error;
+}
+
+/**
+ * Fastify's `frameworkErrors` option: routing errors skip every hook, so the
+ * Request-Id header is set here; without this option Fastify answers them with
+ * a body of its own shape.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('Request-Id', request.id);
-  const param = request.url.startsWith('/v1/codes/') ? { param: 'code_id' } : {};
-  if (error.code === 'FST_ERR_BAD_URL') {
-    sendError(reply, new ApiError('invalid_parameter', 'The request path is not valid percent-encoding: send each reserved or non-ASCII byte as %XX.', param), request.id);
-  } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    sendError(reply, new ApiError('invalid_parameter', 'A path segment is too long.', param), request.id);
-  } else {
-    errorHandler(error, request, reply);
-  }
+  errorHandler(routingError(error, request.url), request, reply);
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {

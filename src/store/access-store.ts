@@ -11,6 +11,12 @@ export interface NewKey {
   createdAt: string;
 }
 
+/** The key after a revocation, and whether this call revoked it (false: it already was). */
+export interface KeyRevocation {
+  key: ApiKeyInfo;
+  revokedNow: boolean;
+}
+
 /** A key found by its hash, with what authentication needs to know. */
 export interface KeyLookup {
   key: ApiKeyInfo;
@@ -34,8 +40,8 @@ export interface AccessStore {
 
   insertKey(key: NewKey): Promise<void>;
   getKey(id: string): Promise<ApiKeyInfo | null>;
-  /** Sets revoked_at unless already revoked; returns the key as it now is. */
-  revokeKey(id: string, revokedAt: string): Promise<ApiKeyInfo | null>;
+  /** Sets revoked_at unless already revoked; returns the key as it now is (null: no such key). */
+  revokeKey(id: string, revokedAt: string): Promise<KeyRevocation | null>;
   listKeys(orgId: string): Promise<ApiKeyInfo[]>;
   findKeyByHash(hash: string): Promise<KeyLookup | null>;
 }

@@ -28,6 +28,12 @@ export interface AuditEntry {
   at: string;
 }
 
+export interface SignInFailures {
+  count: number;
+  /** When the latest failure was; null when there is none. */
+  latest: string | null;
+}
+
 export interface DashboardStore {
   /** null when the email is taken. */
   createUser(user: User): Promise<User | null>;
@@ -50,10 +56,15 @@ export interface DashboardStore {
   deleteUserSessions(userId: string): Promise<void>;
   deleteExpiredSessions(now: string): Promise<void>;
 
-  /** Failed sign-ins by subject ('email:…' or 'ip:…'), for throttling. */
-  recordSignInFailure(subject: string, at: string): Promise<void>;
-  countSignInFailures(subject: string, since: string): Promise<number>;
+  /** Records a failed password attempt of a subject (an account, an address, or both); the subject's failures before `forgetBefore` are dropped. */
+  recordSignInFailure(subject: string, at: string, forgetBefore: string): Promise<void>;
+  /** A subject's failures after `since`: how many, and when the latest was. */
+  signInFailures(subject: string, since: string): Promise<SignInFailures>;
   clearSignInFailures(subject: string): Promise<void>;
+  /** Remembers that the account signed in from the address at `at`; entries before `forgetBefore` are dropped. */
+  rememberSignInAddress(email: string, address: string, at: string, forgetBefore: string): Promise<void>;
+  /** Whether the account signed in from the address after `since`. */
+  knowsSignInAddress(email: string, address: string, since: string): Promise<boolean>;
 
   /** Records a one-time form nonce; false when it was used before. Nonces older than `forgetBefore` are dropped. */
   useNonce(nonce: string, at: string, forgetBefore: string): Promise<boolean>;

@@ -167,11 +167,28 @@ describe('key states: active → revoked (rules 6 and 7, state table)', () => {
     }
   });
 
-  test('revoking again leaves the key revoked', async () => {
+  test('revoking again leaves the key revoked, and says it already was', async () => {
     const { key, info } = await newKey(ctx);
-    await revokeKey(ctx.deps.admin, info.id);
-    await revokeKey(ctx.deps.admin, info.id);
+    const first = await revokeKey(ctx.deps.admin, info.id);
+    ctx.clock.advance(60_000);
+    const second = await revokeKey(ctx.deps.admin, info.id);
+    assert.deepEqual([first.revokedNow, second.revokedNow], [true, false]);
+    assert.equal(second.key.revokedAt, first.key.revokedAt, 'the time of the revocation stays');
     assertError(await bare(ctx, '/v1/codes', bearer(key)), 401, 'invalid_api_key');
+  });
+
+  test("a request refused with a revoked key is counted, but does not move the key's last use", async () => {
+    const { key, info } = await newKey(ctx);
+    ctx.clock.set('2026-03-15T12:00:30Z');
+    assert.equal((await bare(ctx, '/v1/codes', bearer(key))).statusCode, 200);
+    await revokeKey(ctx.deps.admin, info.id);
+    ctx.clock.set('2026-03-15T15:00:00Z');
+    assertError(await bare(ctx, '/v1/codes', bearer(key)), 401, 'invalid_api_key');
+    await ctx.deps.usage.flush();
+    const stored = (await ctx.store.access.getKey(info.id))!;
+    assert.equal(stored.lastUsedAt, '2026-03-15T12:00:30.000Z', 'last used moved for a refused request');
+    const usage = await ctx.store.usage.usageByDay(ctx.org.id, '2026-03');
+    assert.deepEqual(usage.filter((u) => u.keyId === info.id).map((u) => [u.outcome, u.count]).sort(), [['ok', 1], ['refused_auth', 1]]);
   });
 
   test('revoking one key leaves the organisation’s other keys working', async () => {

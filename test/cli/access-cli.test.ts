@@ -97,7 +97,6 @@ test('keys create prints the key once; --json has exactly its six fields; list a
   const revoked = await cliJson<JsonKey>(db, ['keys', 'revoke', json.id!]);
   assert.equal(revoked.state, 'revoked');
   assert.ok(!JSON.stringify(revoked).includes(json.key!.slice(9)));
-  assert.match(ok(await cli('keys', 'revoke', json.id!)), /revoked/);
 
   const listed = await cliJson<JsonKey[]>(db, ['keys', 'list', '--org', 'team']);
   assert.deepEqual(listed.map((k) => [k.mode, k.state]), [['live', 'active'], ['test', 'revoked']]);
@@ -107,6 +106,26 @@ test('keys create prints the key once; --json has exactly its six fields; list a
     assert.ok(!out.includes(humanKey.slice(9)) && !out.includes(json.key!.slice(9)), 'keys list shows a full key');
   }
   assert.ok(listText.includes(`${humanKey.slice(0, 13)}…`));
+});
+
+test('revoking a revoked key says so on one line, exits 0, and records one revocation', async () => {
+  ok(await cli('orgs', 'create', 'twice', '--plan', 'pro'));
+  const created = await cliJson<Record<string, string>>(db, ['keys', 'create', '--org', 'twice']);
+  const first = await cliJson<JsonKey & { already_revoked: boolean; revoked_at: string }>(db, ['keys', 'revoke', created.id!]);
+  assert.equal(first.already_revoked, false);
+  const again = ok(await cli('keys', 'revoke', created.id!));
+  assert.equal(again, `key ${created.id} (${created.display_prefix}…) was already revoked at ${first.revoked_at}; nothing changed\n`);
+  const json = await cliJson<JsonKey & { already_revoked: boolean; revoked_at: string }>(db, ['keys', 'revoke', created.id!]);
+  assert.deepEqual([json.already_revoked, json.state, json.revoked_at], [true, 'revoked', first.revoked_at]);
+
+  const deps = await createDeps(loadConfig({ DATABASE_URL: `sqlite:${db}`, LOG_LEVEL: 'silent' }));
+  try {
+    const org = (await deps.store.access.getOrg('twice'))!;
+    const revocations = (await deps.store.dashboard.listAudit(org.id, 100)).filter((e) => e.action === 'key.revoked');
+    assert.equal(revocations.length, 1);
+  } finally {
+    await deps.close();
+  }
 });
 
 test('usage reports what a running server counted, by key and outcome', async () => {

@@ -114,6 +114,30 @@ describe('dashboard security over HTTP', () => {
     for (const res of pages) assertProtectiveHeaders(res, `${res.statusCode} ${res.body.match(/<title>(.*)<\/title>/)?.[1]}`);
   });
 
+  test('what the app refuses before the dashboard runs gets the dashboard\'s own error page: its status, HTML, a Request-Id', async () => {
+    const key = `svc_live_${'aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE'}`;
+    const v = new Visitor(ctx.app);
+    await signIn(v, 'alice@example.com');
+    const form = await v.get('/dashboard/keys');
+    const refused = [
+      await v.get(`/dashboard/login?x=${key}`),
+      await v.get(`/dashboard?next=${encodeURIComponent(key)}`),
+      await v.get(`/dashboard/keys?${key}=1`),
+      await v.post(`/dashboard/keys?x=${key}`, { _csrf: hidden(form.body, '_csrf'), nonce: hidden(form.body, 'nonce'), name: 'never made' }),
+      await ctx.app.inject({ url: `/dashboard/login?x=${key}` }),
+      await ctx.app.inject({ url: '/dashboard/%FF' }),
+      await ctx.app.inject({ url: `/dashboard/keys/${'x'.repeat(3000)}/revoke` }),
+    ];
+    for (const res of refused) {
+      const what = `${(res.raw.req.url ?? '').slice(0, 40)}: ${res.body.slice(0, 200)}`;
+      assert.equal(res.statusCode, 400, what);
+      assertProtectiveHeaders(res, what);
+      assert.match(String(res.headers['request-id']), /^req_[0-9a-f]{32}$/, what);
+      assert.ok(!res.body.includes(key.slice(9)), `${what}: the key is echoed`);
+    }
+    assert.ok((await v.get('/dashboard/keys')).body.includes('never made') === false, 'the refused form created a key');
+  });
+
   test('the session cookie is HttpOnly, SameSite=Lax, scoped to /dashboard and not Secure over http', async () => {
     const res = await signIn(new Visitor(ctx.app), 'alice@example.com');
     const session = res.cookies.find((c) => c.name === 'cb_session') ?? assert.fail('no session cookie');

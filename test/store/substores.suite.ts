@@ -57,8 +57,10 @@ export function subStoreSuite(name: string, open: OpenStore): void {
           plan: plan('basic'),
         });
         assert.equal(await store.access.findKeyByHash('nope'), null);
-        assert.equal((await store.access.revokeKey('key_1', '2026-03-16T00:00:00.000Z'))!.revokedAt, '2026-03-16T00:00:00.000Z');
-        assert.equal((await store.access.revokeKey('key_1', '2026-03-17T00:00:00.000Z'))!.revokedAt, '2026-03-16T00:00:00.000Z');
+        const first = await store.access.revokeKey('key_1', '2026-03-16T00:00:00.000Z');
+        assert.deepEqual([first!.key.revokedAt, first!.revokedNow], ['2026-03-16T00:00:00.000Z', true]);
+        const second = await store.access.revokeKey('key_1', '2026-03-17T00:00:00.000Z');
+        assert.deepEqual([second!.key.revokedAt, second!.revokedNow], ['2026-03-16T00:00:00.000Z', false], 'a second revocation changes nothing, and says so');
         assert.equal((await store.access.findKeyByHash('hash1'))!.key.revokedAt, '2026-03-16T00:00:00.000Z');
         assert.equal(await store.access.revokeKey('key_none', T), null);
         await store.access.insertKey({ id: 'key_0', orgId: 'org_1', hash: 'hash0', displayPrefix: 'svc_test_wxyz', name: 'second', mode: 'test', createdAt: '2026-03-15T13:00:00.000Z' });
@@ -129,10 +131,26 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         await store.dashboard.deleteUserSessions('usr_1');
         assert.equal(await store.dashboard.getSession('s3'), null);
 
-        for (const at of ['2026-03-15T11:00:00.000Z', '2026-03-15T12:00:00.000Z', '2026-03-15T12:01:00.000Z']) await store.dashboard.recordSignInFailure('email:a', at);
-        assert.equal(await store.dashboard.countSignInFailures('email:a', '2026-03-15T11:30:00.000Z'), 2);
+        const EPOCH = '2000-01-01T00:00:00.000Z';
+        for (const at of ['2026-03-15T11:00:00.000Z', '2026-03-15T12:00:00.000Z', '2026-03-15T12:01:00.000Z']) await store.dashboard.recordSignInFailure('email:a', at, EPOCH);
+        await store.dashboard.recordSignInFailure('ip:b', '2026-03-15T12:02:00.000Z', EPOCH);
+        assert.deepEqual(await store.dashboard.signInFailures('email:a', '2026-03-15T11:30:00.000Z'), { count: 2, latest: '2026-03-15T12:01:00.000Z' });
+        // Recording a failure forgets the subject's failures older than asked.
+        await store.dashboard.recordSignInFailure('email:a', '2026-03-15T12:03:00.000Z', '2026-03-15T11:30:00.000Z');
+        assert.deepEqual(await store.dashboard.signInFailures('email:a', EPOCH), { count: 3, latest: '2026-03-15T12:03:00.000Z' });
         await store.dashboard.clearSignInFailures('email:a');
-        assert.equal(await store.dashboard.countSignInFailures('email:a', '2000-01-01T00:00:00.000Z'), 0);
+        assert.deepEqual(await store.dashboard.signInFailures('email:a', EPOCH), { count: 0, latest: null });
+        assert.deepEqual(await store.dashboard.signInFailures('ip:b', EPOCH), { count: 1, latest: '2026-03-15T12:02:00.000Z' }, 'other subjects stay');
+
+        await store.dashboard.rememberSignInAddress('a@example.com', '192.0.2.1', '2026-03-15T12:00:00.000Z', EPOCH);
+        assert.equal(await store.dashboard.knowsSignInAddress('a@example.com', '192.0.2.1', '2026-03-15T11:00:00.000Z'), true);
+        assert.equal(await store.dashboard.knowsSignInAddress('a@example.com', '192.0.2.2', '2026-03-15T11:00:00.000Z'), false);
+        assert.equal(await store.dashboard.knowsSignInAddress('b@example.com', '192.0.2.1', '2026-03-15T11:00:00.000Z'), false);
+        assert.equal(await store.dashboard.knowsSignInAddress('a@example.com', '192.0.2.1', '2026-03-15T12:00:00.000Z'), false, 'not since then');
+        await store.dashboard.rememberSignInAddress('a@example.com', '192.0.2.1', '2026-03-16T12:00:00.000Z', EPOCH);
+        assert.equal(await store.dashboard.knowsSignInAddress('a@example.com', '192.0.2.1', '2026-03-16T11:00:00.000Z'), true, 'a later sign-in moves it');
+        await store.dashboard.rememberSignInAddress('c@example.com', '192.0.2.3', '2026-04-20T00:00:00.000Z', '2026-04-01T00:00:00.000Z');
+        assert.equal(await store.dashboard.knowsSignInAddress('a@example.com', '192.0.2.1', EPOCH), false, 'old entries are forgotten');
 
         assert.equal(await store.dashboard.useNonce('n1', T, '2026-03-15T11:00:00.000Z'), true);
         assert.equal(await store.dashboard.useNonce('n1', T, '2026-03-15T11:00:00.000Z'), false, 'a nonce works once');

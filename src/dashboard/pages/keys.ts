@@ -6,7 +6,7 @@ import { csrfField, errorBox, page } from '../layout.ts';
 
 const when = (iso: string | null) => (iso === null ? html`<span class="muted">never</span>` : html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`);
 
-export function keysPage(session: ActiveSession, keys: ApiKeyInfo[], plan: Plan, nonce: string, error?: string): string {
+export function keysPage(session: ActiveSession, keys: ApiKeyInfo[], plan: Plan, nonce: string, error?: string, notice?: string): string {
   const rows = keys.map(
     (k) => html`<tr>
       <td>${k.name}</td>
@@ -23,6 +23,7 @@ export function keysPage(session: ActiveSession, keys: ApiKeyInfo[], plan: Plan,
     session,
     current: 'keys',
     body: html`
+${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 ${errorBox(error)}
 <section class="card" aria-labelledby="new-h">
   <h2 id="new-h">Create a key</h2>

@@ -7,6 +7,7 @@ import { randomAlphanumeric, displayPrefix, generateKey, hashKey, newKeyId } fro
 import { ENDPOINTS, PLAN_NAME_PATTERN, SLUG_PATTERN, UNCOUNTED_OUTCOMES, type ApiKeyInfo, type KeyMode, type Organisation, type Plan } from '../../domain/access.ts';
 import { givenBackWindow } from '../../limiter/windows.ts';
 import { InvalidRequest } from '../../errors.ts';
+import type { KeyRevocation } from '../../store/access-store.ts';
 import type { Store } from '../../store/store.ts';
 
 export interface AdminDeps {
@@ -124,14 +125,20 @@ export async function createKey(deps: AdminDeps, org: Organisation, mode: KeyMod
   return { key, info };
 }
 
-/** Revokes a key; with org given, only a key of that organisation (the dashboard's case). */
-export async function revokeKey(deps: AdminDeps, keyId: string, org?: Organisation): Promise<ApiKeyInfo> {
+/**
+ * Revokes a key; with org given, only a key of that organisation (the
+ * dashboard's case). Revoking a revoked key changes nothing and says so
+ * (revokedNow false), so that callers record one revocation, not two.
+ */
+export async function revokeKey(deps: AdminDeps, keyId: string, org?: Organisation): Promise<KeyRevocation> {
   const existing = await deps.store.access.getKey(keyId);
   if (!existing || (org && existing.orgId !== org.id)) throw new InvalidRequest(`no key "${keyId}"`);
-  const revoked = await deps.store.access.revokeKey(keyId, new Date(deps.now()).toISOString());
-  deps.onChange?.();
-  await deps.afterChange?.();
-  return revoked!;
+  const revocation = (await deps.store.access.revokeKey(keyId, new Date(deps.now()).toISOString()))!;
+  if (revocation.revokedNow) {
+    deps.onChange?.();
+    await deps.afterChange?.();
+  }
+  return revocation;
 }
 
 export async function listKeys(deps: AdminDeps, org: Organisation): Promise<ApiKeyInfo[]> {

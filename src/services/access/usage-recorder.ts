@@ -24,8 +24,19 @@ export class UsageRecorder {
     this.timer.unref();
   }
 
-  /** On every /v1 response: kept cheap (no date formatting but once a day). */
+  /** On every /v1 response to a request the key was accepted for: counts it, and the key was used now. */
   record(keyId: string, nowMs: number, outcome: Outcome): void {
+    this.count(keyId, nowMs, outcome);
+    this.lastUsed.set(keyId, nowMs);
+  }
+
+  /** A request refused because its key is revoked: counted, but the key was not used ("last used" stays). */
+  recordRefusal(keyId: string, nowMs: number): void {
+    this.count(keyId, nowMs, 'refused_auth');
+  }
+
+  /** Kept cheap: no date formatting but once a day. */
+  private count(keyId: string, nowMs: number, outcome: Outcome): void {
     const dayNumber = Math.floor(nowMs / 86_400_000);
     if (dayNumber !== this.dayNumber) {
       this.dayNumber = dayNumber;
@@ -36,7 +47,6 @@ export class UsageRecorder {
     const row = this.pending.get(id);
     if (row) row.count++;
     else this.pending.set(id, { keyId, day, outcome, count: 1 });
-    this.lastUsed.set(keyId, nowMs);
   }
 
   async flush(): Promise<void> {

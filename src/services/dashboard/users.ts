@@ -1,6 +1,6 @@
 /**
  * Dashboard users: created by the operator with a one-time link to set a
- * password, signing in with throttling per account and per address, changing
+ * password, signing in with throttling by account and address, changing
  * their password, being disabled. Every change lands in the audit log.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -9,6 +9,7 @@ import { InvalidRequest } from '../../errors.ts';
 import type { User } from '../../store/dashboard-store.ts';
 import type { Store } from '../../store/store.ts';
 import { randomAlphanumeric } from '../access/api-keys.ts';
+import { throttledPasswordCheck } from './password-throttle.ts';
 import { checkPasswordRules, DUMMY_HASH, hashPassword, verifyPassword } from './passwords.ts';
 
 export interface UserDeps {
@@ -17,9 +18,6 @@ export interface UserDeps {
 }
 
 export const LINK_VALIDITY_MS = 24 * 60 * 60 * 1000;
-export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
-export const MAX_FAILURES_PER_ACCOUNT = 5;
-export const MAX_FAILURES_PER_ADDRESS = 20;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -94,66 +92,30 @@ export async function setPasswordWithToken(deps: UserDeps, token: string, passwo
   return user;
 }
 
-export async function changePassword(deps: UserDeps, user: User, current: string, next: string): Promise<void> {
-  if (!user.passwordHash || !(await verifyPassword(current, user.passwordHash))) throw new InvalidRequest('The current password is not correct.');
+/** Guesses at the current password are throttled like sign-ins, for the user's account and the address. */
+export async function changePassword(deps: UserDeps, user: User, current: string, next: string, address: string): Promise<void> {
+  const hash = user.passwordHash;
+  const ok = await throttledPasswordCheck(deps, user.email, address, async () => hash !== null && (await verifyPassword(current, hash)));
+  if (!ok) throw new InvalidRequest('The current password is not correct.');
   checkPasswordRules(next);
   await deps.store.dashboard.setPassword(user.id, await hashPassword(next));
   await deps.store.dashboard.deleteUserSessions(user.id);
   await audit(deps, user.orgId, user.email, 'password.changed', user.email);
 }
 
-export class SignInThrottled extends Error {
-  readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
-    super('Too many failed sign-in attempts. Wait a few minutes and try again.');
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
 /**
- * Sign-in attempts under way, per store and subject. An attempt counts the ones
- * that started before it as failures until they are decided, so guesses sent
- * all at once cannot each pass the check before any failure is recorded.
- */
-const attemptsUnderWay = new WeakMap<object, Map<string, number>>();
-
-/**
- * Checks email and password. Refuses (SignInThrottled) once an account or an
- * address has too many recent failures, whether or not the password is right.
- * Unknown emails cost the same scrypt work as known ones.
+ * Checks email and password, throttled by account and address (see
+ * password-throttle.ts): PasswordAttemptsThrottled while a delay runs, whether
+ * or not the password is right. Unknown emails cost the same scrypt work as
+ * known ones.
  */
 export async function signIn(deps: UserDeps, emailInput: string, password: string, address: string): Promise<User | null> {
   const email = emailInput.trim().toLowerCase();
-  const dash = deps.store.dashboard;
-  const accountSubject = `email:${email}`;
-  const addressSubject = `ip:${address}`;
-  const underWay = attemptsUnderWay.get(dash) ?? new Map<string, number>();
-  attemptsUnderWay.set(dash, underWay);
-  const [accountEarlier, addressEarlier] = [accountSubject, addressSubject].map((s) => underWay.get(s) ?? 0) as [number, number];
-  for (const s of [accountSubject, addressSubject]) underWay.set(s, (underWay.get(s) ?? 0) + 1);
-  try {
-    const since = iso(deps.now() - THROTTLE_WINDOW_MS);
-    if (
-      (await dash.countSignInFailures(accountSubject, since)) + accountEarlier >= MAX_FAILURES_PER_ACCOUNT ||
-      (await dash.countSignInFailures(addressSubject, since)) + addressEarlier >= MAX_FAILURES_PER_ADDRESS
-    ) {
-      throw new SignInThrottled(THROTTLE_WINDOW_MS / 1000);
-    }
-    const user = await dash.getUserByEmail(email);
-    const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !ok || user.passwordHash === null || user.disabledAt !== null) {
-      const at = iso(deps.now());
-      await dash.recordSignInFailure(accountSubject, at);
-      await dash.recordSignInFailure(addressSubject, at);
-      return null;
-    }
-    await dash.clearSignInFailures(accountSubject);
-    return user;
-  } finally {
-    for (const s of [accountSubject, addressSubject]) {
-      const left = underWay.get(s)! - 1;
-      if (left === 0) underWay.delete(s);
-      else underWay.set(s, left);
-    }
-  }
+  let user: User | null = null;
+  const ok = await throttledPasswordCheck(deps, email, address, async () => {
+    user = await deps.store.dashboard.getUserByEmail(email);
+    const matches = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+    return matches && user !== null && user.passwordHash !== null && user.disabledAt === null;
+  });
+  return ok ? user : null;
 }

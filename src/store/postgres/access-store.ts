@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import type { ApiKeyInfo, Organisation, Plan } from '../../domain/access.ts';
-import type { AccessStore, CounterRow, KeyLookup, NewKey, UsageRow, UsageStore } from '../access-store.ts';
+import type { AccessStore, CounterRow, KeyLookup, KeyRevocation, NewKey, UsageRow, UsageStore } from '../access-store.ts';
 import { exec, rows, transaction } from './pg-client.ts';
 import { keyFromRow, keyLookupFromRow, orgFromRow, planFromRow } from '../row-mappers.ts';
 
@@ -88,9 +88,10 @@ export class PostgresAccessStore implements AccessStore, UsageStore {
     return r ? keyFromRow(r) : null;
   }
 
-  async revokeKey(id: string, revokedAt: string): Promise<ApiKeyInfo | null> {
-    await exec(this.pool, 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [revokedAt, id]);
-    return this.getKey(id);
+  async revokeKey(id: string, revokedAt: string): Promise<KeyRevocation | null> {
+    const changed = await exec(this.pool, 'UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [revokedAt, id]);
+    const key = await this.getKey(id);
+    return key && { key, revokedNow: changed === 1 };
   }
 
   async listKeys(orgId: string): Promise<ApiKeyInfo[]> {

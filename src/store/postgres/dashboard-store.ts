@@ -1,6 +1,6 @@
 /** DashboardStore over PostgreSQL: the twin of the SQLite one, on the store's pool. */
 import type pg from 'pg';
-import type { AuditEntry, DashboardStore, SessionRow, User } from '../dashboard-store.ts';
+import type { AuditEntry, DashboardStore, SessionRow, SignInFailures, User } from '../dashboard-store.ts';
 import { exec, rows } from './pg-client.ts';
 import { sessionFromRow, userFromRow } from '../row-mappers.ts';
 
@@ -92,13 +92,27 @@ export class PostgresDashboardStore implements DashboardStore {
     await exec(this.pool, 'DELETE FROM sessions WHERE expires_at <= $1', [now]);
   }
 
-  async recordSignInFailure(subject: string, at: string): Promise<void> {
+  async recordSignInFailure(subject: string, at: string, forgetBefore: string): Promise<void> {
+    await exec(this.pool, 'DELETE FROM sign_in_failures WHERE subject = $1 AND at < $2', [subject, forgetBefore]);
     await exec(this.pool, 'INSERT INTO sign_in_failures (subject, at) VALUES ($1, $2)', [subject, at]);
   }
 
-  async countSignInFailures(subject: string, since: string): Promise<number> {
-    const [r] = await rows<{ n: string }>(this.pool, 'SELECT count(*) AS n FROM sign_in_failures WHERE subject = $1 AND at > $2', [subject, since]);
-    return Number(r?.n ?? 0);
+  async rememberSignInAddress(email: string, address: string, at: string, forgetBefore: string): Promise<void> {
+    await exec(this.pool, 'DELETE FROM sign_in_addresses WHERE last_at < $1', [forgetBefore]);
+    await exec(
+      this.pool,
+      'INSERT INTO sign_in_addresses (email, address, last_at) VALUES ($1, $2, $3) ON CONFLICT (email, address) DO UPDATE SET last_at = excluded.last_at',
+      [email, address, at],
+    );
+  }
+
+  async knowsSignInAddress(email: string, address: string, since: string): Promise<boolean> {
+    return (await rows(this.pool, 'SELECT 1 FROM sign_in_addresses WHERE email = $1 AND address = $2 AND last_at > $3', [email, address, since])).length > 0;
+  }
+
+  async signInFailures(subject: string, since: string): Promise<SignInFailures> {
+    const [r] = await rows<{ n: string; latest: string | null }>(this.pool, 'SELECT count(*) AS n, max(at) AS latest FROM sign_in_failures WHERE subject = $1 AND at > $2', [subject, since]);
+    return { count: Number(r?.n ?? 0), latest: r?.latest ?? null };
   }
 
   async clearSignInFailures(subject: string): Promise<void> {

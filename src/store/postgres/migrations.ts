@@ -157,6 +157,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX form_nonces_by_at ON form_nonces (at);
   `,
+  // 4: addresses each account last signed in from, exempt from the account-wide sign-in backoff
+  `
+  CREATE TABLE sign_in_addresses (
+    email   text NOT NULL,
+    address text NOT NULL,
+    last_at text COLLATE "C" NOT NULL,
+    PRIMARY KEY (email, address)
+  );
+  CREATE INDEX sign_in_addresses_by_last_at ON sign_in_addresses (last_at);
+  `,
 ];
 
 /** Runs on a connection of its own, without the requests' statement timeout: a migration may take long. */

@@ -1,6 +1,6 @@
 /** AccessStore and UsageStore over node:sqlite, sharing the store's connection. */
 import type { ApiKeyInfo, Organisation, Plan } from '../../domain/access.ts';
-import type { AccessStore, CounterRow, KeyLookup, NewKey, UsageRow, UsageStore } from '../access-store.ts';
+import type { AccessStore, CounterRow, KeyLookup, KeyRevocation, NewKey, UsageRow, UsageStore } from '../access-store.ts';
 import { isBusy, tryWrite } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
 import { keyFromRow, keyLookupFromRow, orgFromRow, planFromRow, type Row } from '../row-mappers.ts';
@@ -77,9 +77,10 @@ export class SqliteAccessStore extends SqliteStatements implements AccessStore, 
     return r ? keyFromRow(r) : null;
   }
 
-  async revokeKey(id: string, revokedAt: string): Promise<ApiKeyInfo | null> {
-    await this.write('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', revokedAt, id);
-    return this.getKey(id);
+  async revokeKey(id: string, revokedAt: string): Promise<KeyRevocation | null> {
+    const result = await this.write('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', revokedAt, id);
+    const key = await this.getKey(id);
+    return key && { key, revokedNow: Number(result.changes) === 1 };
   }
 
   async listKeys(orgId: string): Promise<ApiKeyInfo[]> {

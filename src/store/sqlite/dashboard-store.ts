@@ -1,5 +1,5 @@
 /** DashboardStore over node:sqlite, sharing the store's connection. */
-import type { AuditEntry, DashboardStore, SessionRow, User } from '../dashboard-store.ts';
+import type { AuditEntry, DashboardStore, SessionRow, SignInFailures, User } from '../dashboard-store.ts';
 import { whenUnlocked } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
 import { sessionFromRow, userFromRow, type Row } from '../row-mappers.ts';
@@ -81,12 +81,28 @@ export class SqliteDashboardStore extends SqliteStatements implements DashboardS
     await this.write('DELETE FROM sessions WHERE expires_at <= ?', now);
   }
 
-  async recordSignInFailure(subject: string, at: string): Promise<void> {
+  async recordSignInFailure(subject: string, at: string, forgetBefore: string): Promise<void> {
+    await this.write('DELETE FROM sign_in_failures WHERE subject = ? AND at < ?', subject, forgetBefore);
     await this.write('INSERT INTO sign_in_failures (subject, at) VALUES (?, ?)', subject, at);
   }
 
-  async countSignInFailures(subject: string, since: string): Promise<number> {
-    return Number((this.stmt('SELECT count(*) AS n FROM sign_in_failures WHERE subject = ? AND at > ?').get(subject, since) as Row).n);
+  async signInFailures(subject: string, since: string): Promise<SignInFailures> {
+    const r = this.stmt('SELECT count(*) AS n, max(at) AS latest FROM sign_in_failures WHERE subject = ? AND at > ?').get(subject, since) as Row;
+    return { count: Number(r.n), latest: r.latest === null ? null : String(r.latest) };
+  }
+
+  async rememberSignInAddress(email: string, address: string, at: string, forgetBefore: string): Promise<void> {
+    await this.write('DELETE FROM sign_in_addresses WHERE last_at < ?', forgetBefore);
+    await this.write(
+      'INSERT INTO sign_in_addresses (email, address, last_at) VALUES (?, ?, ?) ON CONFLICT (email, address) DO UPDATE SET last_at = excluded.last_at',
+      email,
+      address,
+      at,
+    );
+  }
+
+  async knowsSignInAddress(email: string, address: string, since: string): Promise<boolean> {
+    return this.stmt('SELECT 1 FROM sign_in_addresses WHERE email = ? AND address = ? AND last_at > ?').get(email, address, since) !== undefined;
   }
 
   async clearSignInFailures(subject: string): Promise<void> {

@@ -136,6 +136,16 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     at    TEXT NOT NULL
   ) STRICT;
   `,
+  // 4: addresses each account last signed in from, exempt from the account-wide sign-in backoff
+  `
+  CREATE TABLE sign_in_addresses (
+    email      TEXT NOT NULL,
+    address    TEXT NOT NULL,
+    last_at    TEXT NOT NULL,
+    PRIMARY KEY (email, address)
+  ) STRICT;
+  CREATE INDEX sign_in_addresses_by_last_at ON sign_in_addresses (last_at);
+  `,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

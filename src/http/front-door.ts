@@ -1,0 +1,61 @@
+/**
+ * Requests that Node or Fastify would otherwise answer in a shape of their own,
+ * or not at all: CONNECT (which Node hands over as a bare socket), an HTTP/1.1
+ * request without Host (which Node refuses with an empty 400), and requests
+ * that arrive while the server drains (Fastify's own 503). Each gets the one
+ * error shape and a Request-Id, through the app's hooks and error handlers.
+ */
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+
+/** Seconds a client should wait before retrying a request refused while the server stops. */
+export const DRAINING_RETRY_AFTER_SECONDS = 1;
+
+/** Node's http server options: Host is checked by the app (see rejectMissingHost) instead. */
+export const httpServerOptions = { requireHostHeader: false };
+
+/**
+ * Answers a CONNECT request through the app, as any other method: under /v1 the
+ * key is checked first, then 405 with Allow; elsewhere 404. This service is no
+ * proxy, so the connection is closed after the answer.
+ */
+export function answerConnect(app: FastifyInstance): (request: IncomingMessage, socket: Duplex) => void {
+  return (request, socket) => {
+    socket.on('error', () => socket.destroy());
+    const response = new ServerResponse(request);
+    response.shouldKeepAlive = false;
+    response.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
+    response.on('finish', () => {
+      response.detachSocket(socket as Parameters<ServerResponse['detachSocket']>[0]);
+      socket.end();
+    });
+    app.routing(request, response);
+  };
+}
+
+/** RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host. */
+export function rejectMissingHost(request: FastifyRequest): void {
+  if (request.headers.host === undefined && request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1) {
+    throw new ApiError('invalid_parameter', 'An HTTP/1.1 request must carry a Host header.', { headers: { Connection: 'close' } });
+  }
+}
+
+/**
+ * From the moment the app starts closing (SIGTERM), requests that still arrive
+ * on open connections are refused with 503 and the connection is closed, so
+ * that a load balancer sends them to another instance.
+ */
+export function drainingGuard(app: FastifyInstance): (request: FastifyRequest) => void {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  return () => {
+    if (!draining) return;
+    throw new ApiError('service_unavailable', 'This instance is shutting down. Retry after the number of seconds in Retry-After; another instance will answer.', {
+      headers: { 'Retry-After': String(DRAINING_RETRY_AFTER_SECONDS), Connection: 'close' },
+    });
+  };
+}
