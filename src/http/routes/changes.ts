@@ -4,7 +4,8 @@ import type { ChangeType } from '../../domain/records.ts';
 import { listChanges, listCodeChanges } from '../../services/catalog.ts';
 import type { ChangeKey } from '../../store/store.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
-import { ChangeRecord, ChangesQuery, CodeChangesQuery, CodeIdParams, PageOf, errorResponses } from '../schemas.ts';
+import { EXAMPLES } from '../examples.ts';
+import { ChangeRecord, ChangesQuery, CodeChangesQuery, CodeIdParams, PageOf, errorResponses, okResponse } from '../schemas.ts';
 import { sendJsonText, type RouteDeps } from './v1-types.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -39,7 +40,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
         description: `Pages through the history of changes of every code. ${ORDER}`,
         tags: ['changes'],
         querystring: ChangesQuery,
-        response: { 200: PageOf(ChangeRecord, 'A page of changes.'), ...errorResponses() },
+        response: { 200: okResponse(PageOf(ChangeRecord, 'A page of changes.'), EXAMPLES.changesPage), ...errorResponses('changes.list') },
       },
     },
     async (request, reply) => {
@@ -77,7 +78,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
         tags: ['changes'],
         params: CodeIdParams,
         querystring: CodeChangesQuery,
-        response: { 200: PageOf(ChangeRecord, 'A page of changes.'), ...errorResponses(404) },
+        response: { 200: okResponse(PageOf(ChangeRecord, 'A page of changes.'), EXAMPLES.codeChangesPage), ...errorResponses('changes.list', 404) },
       },
     },
     async (request, reply) => {

@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CodeStatus } from '../../domain/records.ts';
 import { getCode, listCodes } from '../../services/catalog.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
-import { CodeIdParams, CodeRecord, CodesQuery, NoQuery, PageOf, errorResponses } from '../schemas.ts';
+import { EXAMPLES } from '../examples.ts';
+import { CodeIdParams, CodeRecord, CodesQuery, NoQuery, PageOf, errorResponses, okResponse } from '../schemas.ts';
 import { sendJsonText, type RouteDeps } from './v1-types.ts';
 
 export const codesCollection: Collection<string> = {
@@ -26,7 +27,7 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
         description: 'Pages through every code, ordered by id (binary string order).',
         tags: ['codes'],
         querystring: CodesQuery,
-        response: { 200: PageOf(CodeRecord, 'A page of codes.'), ...errorResponses() },
+        response: { 200: okResponse(PageOf(CodeRecord, 'A page of codes.'), EXAMPLES.codesPage), ...errorResponses('codes.list') },
       },
     },
     async (request, reply) => {
@@ -50,10 +51,11 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
       schema: {
         operationId: 'getCode',
         summary: 'Get one code',
+        description: 'One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`.',
         tags: ['codes'],
         params: CodeIdParams,
         querystring: NoQuery,
-        response: { 200: CodeRecord, ...errorResponses(404) },
+        response: { 200: okResponse(CodeRecord, EXAMPLES.code, 'The code record.'), ...errorResponses('codes.get', 404) },
       },
     },
     async (request, reply) => {
