@@ -77,7 +77,7 @@ describe('dashboard accounts over HTTP', () => {
     v.submit(`/dashboard/set-password?token=${token}`, '/dashboard/set-password', { password, confirm });
   const api = async (key: string) => (await ctx.app.inject({ url: '/v1/codes?limit=1', headers: { authorization: `Bearer ${key}` } })).statusCode;
   const createKeyIn = async (v: Visitor, fields: Record<string, string> = {}) => v.submit('/dashboard/keys', '/dashboard/keys', { name: 'k', mode: 'live', ...fields });
-  const shownKey = (res: LightMyRequestResponse) => /value="(svc_\w+)"/.exec(res.body)?.[1] ?? assert.fail(`no key shown: ${alert(res)}`);
+  const shownKey = (res: LightMyRequestResponse) => /<textarea id="new-key"[^>]*>(svc_\w+)<\/textarea>/.exec(res.body)?.[1] ?? assert.fail(`no key shown: ${alert(res)}`);
   const keyId = async (key: string) => (await ctx.store.access.listKeys(ctx.org.id)).find((k) => key.startsWith(k.displayPrefix))!.id;
 
   test('the one-time link sets a password once, not after 24 hours, and not for a disabled user', async () => {
