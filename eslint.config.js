@@ -17,8 +17,8 @@ export default tseslint.config(
     },
   },
   {
-    // Served to browsers by the dashboard.
-    files: ['src/dashboard/assets/**/*.js'],
+    // Served to browsers by the dashboard and the API reference.
+    files: ['src/dashboard/assets/**/*.js', 'src/http/public/**/*.js'],
     languageOptions: { globals: { document: 'readonly', navigator: 'readonly', Element: 'readonly', window: 'readonly' } },
   },
 );

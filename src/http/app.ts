@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { METHODS } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessGate } from './access-gate.ts';
@@ -16,6 +15,7 @@ import { registerOps, withOutages } from './ops.ts';
 import { RequestLog, serializers } from './logging.ts';
 import { loggableUrl, rejectKeyInQuery } from './query-keys.ts';
 import { openApiOptions } from './openapi.ts';
+import { sitePlugin } from './site.ts';
 import { v1Plugin } from './v1.ts';
 import { dashboardErrorHandler, dashboardPlugin, isDashboardUrl } from '../dashboard/plugin.ts';
 
@@ -81,11 +81,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   });
 
   await app.register(swagger, openApiOptions({ publicUrl: deps.config.publicUrlSet ? deps.config.publicUrl : null }));
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   await registerOps(app, { store: deps.store, metrics: deps.metrics, redis: deps.redis });
+  await app.register(sitePlugin);
 
   await app.register(v1Plugin, { prefix: '/v1', store: deps.store, cursors: deps.cursors, gate });
   await app.register(async (scope) => dashboardPlugin(scope, deps), { prefix: '/dashboard' });

@@ -1,17 +1,14 @@
 /** Options for @fastify/swagger: the parts of /openapi.json that routes do not carry. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { SwaggerOptions } from '@fastify/swagger';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** The API's version is the package's: both grow together (see the README's Development section). */
 export const API_VERSION: string = packageJson.version;
 
-const description = `Codebook serves a code set and the history of its changes.
-
-**Authentication.** Every \`/v1\` request carries an API key, preferably as \`Authorization: Bearer <key>\`, or as \`X-API-Key: <key>\`. Never put a key in a query string (400 \`api_key_in_query\`). Keys are server-side secrets: the API sends no CORS headers, so call it from a server, not from a web page.
-
-**Paging.** Collections return \`{"data": [...], "pagination": {"has_more", "next_cursor"}}\`. To get the next page, send \`next_cursor\` as \`cursor\`. There is no offset or page number. Cursors are opaque and bound to their collection and filters.
-
-**Errors.** Every error is \`{"error": {"code", "message", "param"?, "request_id"}}\`, and every response has a \`Request-Id\` header.`;
+// The guide before the operations: authentication, paging, errors, limits, with curl examples.
+const description = readFileSync(join(import.meta.dirname, 'api-guide.md'), 'utf8');
 
 export interface OpenApiSettings {
   /** PUBLIC_URL when it is set; otherwise the document names its own host (a relative "/"). */
@@ -30,8 +27,16 @@ export function openApiOptions({ publicUrl }: OpenApiSettings): SwaggerOptions {
       },
       servers: [publicUrl === null ? { url: '/', description: 'The host that serves this document' } : { url: publicUrl, description: 'This service' }],
       tags: [
-        { name: 'codes', description: 'Code records.' },
-        { name: 'changes', description: 'The history of changes to codes.' },
+        {
+          name: 'codes',
+          description:
+            'A code record is one code of one system as it stands now: its `id` is `{system}:{code}` (e.g. `iso4217:EUR`), with a display name, a definition, a status (`active`, `deprecated`, `retired`), its parents and every other column of the source in `attributes`. Codes are never deleted: a code that leaves its code set is retired.',
+        },
+        {
+          name: 'changes',
+          description:
+            'A change records what one import did to one code: `added`, `revised` (with the fields that changed, their values before and after), `retired` or `reactivated`, on an effective date. Changes are never edited; ids grow in the order they were recorded. Follow the feed to keep a copy of the code set up to date.',
+        },
       ],
       components: {
         securitySchemes: {

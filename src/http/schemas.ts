@@ -4,8 +4,10 @@
  * document and the behaviour come from one source.
  */
 import { Type, type TSchema } from 'typebox';
+import type { EndpointName } from '../domain/access.ts';
 import { CHANGE_TYPES, CODE_STATUSES, CONTENT_FIELDS } from '../domain/records.ts';
 import { ERROR_CODES } from '../errors.ts';
+import { errorExamples } from './examples.ts';
 
 const stringEnum = (values: readonly string[], description: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], description });
@@ -136,8 +138,57 @@ export const ErrorBody = Type.Object(
   { additionalProperties: false, description: 'Every error has this shape.' },
 );
 
-/** The error statuses every /v1 route can answer with. */
-export function errorResponses(...extra: number[]) {
+const header = (description: string, example: string) => ({ type: 'string', description, examples: [example] });
+const REQUEST_ID = header('Identifies the request; the same as request_id in an error body. Quote it when asking about a request.', 'req_9bf2773cfa844df4857447ca197256b5');
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': header('The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit.', '"minute";q=600;w=60, "month";q=1000000'),
+  RateLimit: header('What remains (IETF RateLimit fields): r requests, t seconds until the window resets.', '"minute";r=596;t=19, "month";r=999996;t=833779'),
+};
+const RETRY_AFTER = header('Seconds to wait before retrying.', '19');
+
+/** What each error status means, for the operations that document it. */
+const ERROR_RESPONSES: Record<number, { description: string; headers: Record<string, unknown> }> = {
+  400: {
+    description: 'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`.',
+    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
+  },
+  401: { description: '`invalid_api_key`: no key, or a malformed, unknown or revoked key.', headers: { 'Request-Id': REQUEST_ID } },
+  403: { description: "`endpoint_not_available_on_plan`: the key's plan does not include this endpoint.", headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
+  404: { description: '`code_not_found`: no code with this id.', headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
+  429: {
+    description: '`rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds.',
+    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER },
+  },
+  500: { description: '`internal_error`: a fault on our side. Quote the `request_id`.', headers: { 'Request-Id': REQUEST_ID } },
+  503: { description: '`service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds.', headers: { 'Request-Id': REQUEST_ID, 'Retry-After': RETRY_AFTER } },
+};
+
+/**
+ * A 200 response: its schema, an example, and the headers of an admitted
+ * request. The example goes on the response (@fastify/swagger moves it to the
+ * media type), not on the shared record schemas.
+ */
+export function okResponse(schema: TSchema, example: unknown, description?: string) {
+  return {
+    ...schema,
+    examples: [example],
+    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
+    ...(description ? { 'x-response-description': description } : {}),
+  };
+}
+
+/** The error statuses every /v1 route can answer with, each with its codes, headers and an example per code. */
+export function errorResponses(endpoint: EndpointName, ...extra: number[]) {
   const statuses = [400, 401, 403, 429, 500, 503, ...extra].sort((a, b) => a - b);
-  return Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        ...ErrorBody,
+        'x-response-description': ERROR_RESPONSES[status]!.description,
+        'x-examples': errorExamples(endpoint, status),
+        headers: ERROR_RESPONSES[status]!.headers,
+      },
+    ]),
+  );
 }

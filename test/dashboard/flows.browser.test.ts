@@ -2,8 +2,8 @@
  * The dashboard as a user meets it, in a real browser against a real server:
  * set a password from the operator's one-time link, sign in, create a key and
  * read it once, use it, revoke it; another organisation cannot touch it; a
- * form without its CSRF token is refused. Screenshots of every page land in
- * test-results/screenshots for review.
+ * form without its CSRF token is refused. (layout.browser.test.ts takes every
+ * page's screenshots, at a phone's size and a laptop's.)
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -19,7 +19,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createOrg } from '../../src/services/access/admin.ts';
 import { createUser } from '../../src/services/dashboard/users.ts';
 import { loadDemo } from '../../src/services/demo.ts';
-import { chromiumMissing, launchBrowser, SCREENSHOT_DIR, VIEWPORTS } from '../helpers/browser.ts';
+import { chromiumMissing, launchBrowser, VIEWPORTS } from '../helpers/browser.ts';
 import { tempDir } from '../helpers/context.ts';
 
 const run = promisify(execFile);
@@ -64,14 +64,6 @@ describe('dashboard in a browser', { skip }, () => {
 
   const api = (key: string) => fetch(`${base}/v1/codes?limit=1`, { headers: { authorization: `Bearer ${key}` } });
 
-  async function shoot(page: Page, name: string): Promise<void> {
-    for (const [label, size] of Object.entries(VIEWPORTS)) {
-      await page.setViewportSize(size);
-      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${label}.png`), fullPage: true });
-    }
-    await page.setViewportSize(VIEWPORTS.desktop);
-  }
-
   async function signIn(context: BrowserContext, email: string, password = PASSWORD): Promise<Page> {
     const page = await context.newPage();
     await page.goto(`${base}/dashboard/login`);
@@ -89,9 +81,7 @@ describe('dashboard in a browser', { skip }, () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
     await page.goto(`${base}/dashboard/login`);
-    await shoot(page, 'login');
     await page.goto(created.link);
-    await shoot(page, 'set-password');
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByLabel('Repeat the password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
@@ -114,7 +104,6 @@ describe('dashboard in a browser', { skip }, () => {
     const key = await signedIn.getByTestId('new-key').inputValue();
     assert.match(key, /^svc_live_[A-Za-z0-9]{32}$/);
     assert.match(await signedIn.textContent('main') ?? '', /cannot be shown again/);
-    await shoot(signedIn, 'key-created');
 
     // Reloading resubmits the form: no second key, and the key is not shown again.
     await signedIn.reload();
@@ -128,10 +117,8 @@ describe('dashboard in a browser', { skip }, () => {
     const list = await signedIn.textContent('main') ?? '';
     assert.ok(list.includes(key.slice(0, 13)) && !list.includes(key), 'the list shows the display prefix only');
     assert.equal((list.match(/production server/g) ?? []).length, 1, 'exactly one key was created');
-    await shoot(signedIn, 'keys');
 
     await signedIn.getByRole('link', { name: 'Revoke production server' }).click();
-    await shoot(signedIn, 'revoke-confirm');
     await signedIn.getByRole('button', { name: 'Revoke key' }).click();
     await signedIn.waitForURL(`${base}/dashboard/keys`);
     assert.match(await signedIn.textContent('tbody') ?? '', /revoked/);
@@ -144,16 +131,13 @@ describe('dashboard in a browser', { skip }, () => {
     const auditText = await signedIn.textContent('tbody') ?? '';
     assert.match(auditText, /alice@example\.com\s*revoked key\s*production server/);
     assert.match(auditText, /alice@example\.com\s*created key\s*production server/);
-    await shoot(signedIn, 'audit');
 
     await signedIn.getByRole('link', { name: 'Password' }).click();
-    await shoot(signedIn, 'password');
 
     // The overview counts the key's requests: one admitted (200), one refused (401 after revocation).
     await signedIn.getByRole('link', { name: 'Overview' }).click();
     assert.match(await signedIn.textContent('main') ?? '', /1 of 1,000,000 requests used/);
     assert.match(await signedIn.locator('svg title').first().textContent() ?? '', /2 in all/);
-    await shoot(signedIn, 'overview');
     await context.close();
   });
 

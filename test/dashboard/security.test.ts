@@ -58,7 +58,7 @@ async function createKeyIn(v: Visitor, name: string, mode = 'live'): Promise<{ k
   const form = await v.get('/dashboard/keys');
   const res = await v.post('/dashboard/keys', { _csrf: hidden(form.body, '_csrf'), nonce: hidden(form.body, 'nonce'), name, mode });
   assert.equal(res.statusCode, 200, res.body);
-  const key = /value="(svc_(?:live|test)_\w+)"/.exec(res.body)?.[1] ?? assert.fail('no key on the page');
+  const key = /<textarea id="new-key"[^>]*>(svc_(?:live|test)_\w+)<\/textarea>/.exec(res.body)?.[1] ?? assert.fail('no key on the page');
   const row = (await v.get('/dashboard/keys')).body.split('<tr>').find((r) => r.includes(`<code>${key.slice(0, 13)}…</code>`));
   const id = /\/dashboard\/keys\/(key_\w+)\/revoke/.exec(row ?? '')?.[1] ?? assert.fail('the new key is not listed');
   return { key, id };

@@ -14,12 +14,13 @@ export function chromiumMissing(): string | false {
   return existsSync(CHROMIUM) ? false : `chromium not installed at ${CHROMIUM} (apt-get install -y chromium); browser tests skipped`;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** extraArgs: more chromium switches, e.g. --host-resolver-rules to reach the service under another name. */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic', ...extraArgs],
   });
 }
 

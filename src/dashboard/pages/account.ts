@@ -23,9 +23,16 @@ export function auditPage(session: ActiveSession, entries: AuditEntry[]): string
   ${
     entries.length === 0
       ? html`<p>Nothing recorded yet.</p>`
-      : html`<div class="scroll"><table>
+      : html`<div class="scroll"><table class="stack">
     <thead><tr><th scope="col">When (UTC)</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">On</th></tr></thead>
-    <tbody>${entries.map((e) => html`<tr><td><time datetime="${e.at}">${e.at.slice(0, 19).replace('T', ' ')}</time></td><td>${e.actor}</td><td>${ACTIONS[e.action] ?? e.action}</td><td>${e.target}</td></tr>`)}</tbody>
+    <tbody>${entries.map(
+      (e) => html`<tr>
+      <td data-label="When (UTC)"><time datetime="${e.at}">${e.at.slice(0, 19).replace('T', ' ')}</time></td>
+      <td data-label="Who">${e.actor}</td>
+      <td data-label="What">${ACTIONS[e.action] ?? e.action}</td>
+      <td data-label="On">${e.target}</td>
+    </tr>`,
+    )}</tbody>
   </table></div>`
   }
   <p class="hint">The latest 200 changes made to this organisation, newest first.</p>

@@ -9,13 +9,13 @@ const when = (iso: string | null) => (iso === null ? html`<span class="muted">ne
 export function keysPage(session: ActiveSession, keys: ApiKeyInfo[], plan: Plan, nonce: string, error?: string, notice?: string): string {
   const rows = keys.map(
     (k) => html`<tr>
-      <td>${k.name}</td>
-      <td><code>${k.displayPrefix}…</code></td>
-      <td>${k.mode}</td>
-      <td>${when(k.createdAt)}</td>
-      <td>${when(k.lastUsedAt)}</td>
-      <td>${k.revokedAt === null ? html`<span class="state active">active</span>` : html`<span class="state revoked">revoked</span>`}</td>
-      <td>${k.revokedAt === null ? html`<a href="/dashboard/keys/${k.id}/revoke" aria-label="Revoke ${k.name}">Revoke</a>` : ''}</td>
+      <td data-label="Name">${k.name}</td>
+      <td data-label="Key"><code>${k.displayPrefix}…</code></td>
+      <td data-label="Mode">${k.mode}</td>
+      <td data-label="Created">${when(k.createdAt)}</td>
+      <td data-label="Last used">${when(k.lastUsedAt)}</td>
+      <td data-label="State">${k.revokedAt === null ? html`<span class="state active">active</span>` : html`<span class="state revoked">revoked</span>`}</td>
+      <td class="actions">${k.revokedAt === null ? html`<a class="action" href="/dashboard/keys/${k.id}/revoke" aria-label="Revoke ${k.name}">Revoke</a>` : ''}</td>
     </tr>`,
   );
   return page({
@@ -44,7 +44,7 @@ ${errorBox(error)}
   ${
     keys.length === 0
       ? html`<p>No keys yet.</p>`
-      : html`<div class="scroll"><table>
+      : html`<div class="scroll"><table class="stack">
     <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Mode</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>${rows}</tbody>
   </table></div>`
@@ -64,7 +64,7 @@ export function keyCreatedPage(session: ActiveSession, key: string, info: ApiKey
   <p class="warning" role="alert"><strong>Copy this key now.</strong> It is shown only this once and cannot be shown again, by anyone. If you lose it, revoke it and create a new one.</p>
   <label for="new-key">${info.name} (${info.mode})</label>
   <div class="copy">
-    <input id="new-key" class="key" readonly value="${key}" data-testid="new-key">
+    <textarea id="new-key" class="key" readonly rows="1" spellcheck="false" autocomplete="off" data-testid="new-key">${key}</textarea>
     <button type="button" data-copy="new-key">Copy</button>
   </div>
   <p class="hint">Use it as <code>Authorization: Bearer &lt;key&gt;</code>. Never put it in a URL or in a web page.</p>

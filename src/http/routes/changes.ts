@@ -6,7 +6,8 @@ import { listChanges, listCodeChanges } from '../../services/catalog.ts';
 import type { ChangeKey } from '../../store/store.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
 import { rejectRepeatedParameters } from '../parameter-errors.ts';
-import { ChangeRecord, ChangesQuery, CodeChangesQuery, CodeIdParams, PageOf, errorResponses } from '../schemas.ts';
+import { EXAMPLES } from '../examples.ts';
+import { ChangeRecord, ChangesQuery, CodeChangesQuery, CodeIdParams, PageOf, errorResponses, okResponse } from '../schemas.ts';
 import { sendJsonText, type RouteDeps } from './v1-types.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -52,7 +53,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
         description: `Pages through the history of changes of every code. ${ORDER}`,
         tags: ['changes'],
         querystring: ChangesQuery,
-        response: { 200: PageOf(ChangeRecord, 'A page of changes.'), ...errorResponses() },
+        response: { 200: okResponse(PageOf(ChangeRecord, 'A page of changes.'), EXAMPLES.changesPage), ...errorResponses('changes.list') },
       },
     },
     async (request, reply) => {
@@ -91,7 +92,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
         tags: ['changes'],
         params: CodeIdParams,
         querystring: CodeChangesQuery,
-        response: { 200: PageOf(ChangeRecord, 'A page of changes.'), ...errorResponses(404) },
+        response: { 200: okResponse(PageOf(ChangeRecord, 'A page of changes.'), EXAMPLES.codeChangesPage), ...errorResponses('changes.list', 404) },
       },
     },
     async (request, reply) => {

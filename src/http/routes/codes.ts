@@ -4,7 +4,8 @@ import type { CodeStatus } from '../../domain/records.ts';
 import { getCode, listCodes } from '../../services/catalog.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
 import { rejectRepeatedParameters } from '../parameter-errors.ts';
-import { CodeIdParams, CodeRecord, CodesQuery, NoQuery, PageOf, errorResponses } from '../schemas.ts';
+import { EXAMPLES } from '../examples.ts';
+import { CodeIdParams, CodeRecord, CodesQuery, NoQuery, PageOf, errorResponses, okResponse } from '../schemas.ts';
 import { sendJsonText, type RouteDeps } from './v1-types.ts';
 
 export const codesCollection: Collection<string> = {
@@ -27,7 +28,7 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
         description: 'Pages through every code, ordered by id (binary string order).',
         tags: ['codes'],
         querystring: CodesQuery,
-        response: { 200: PageOf(CodeRecord, 'A page of codes.'), ...errorResponses() },
+        response: { 200: okResponse(PageOf(CodeRecord, 'A page of codes.'), EXAMPLES.codesPage), ...errorResponses('codes.list') },
       },
     },
     async (request, reply) => {
@@ -51,10 +52,11 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
       schema: {
         operationId: 'getCode',
         summary: 'Get one code',
+        description: 'One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`.',
         tags: ['codes'],
         params: CodeIdParams,
         querystring: NoQuery,
-        response: { 200: CodeRecord, ...errorResponses(404) },
+        response: { 200: okResponse(CodeRecord, EXAMPLES.code, 'The code record.'), ...errorResponses('codes.get', 404) },
       },
     },
     async (request, reply) => {
