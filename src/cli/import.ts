@@ -9,13 +9,14 @@ import { helpHint, oneOf, output, parseCommand, required, type Output } from './
 import { progressBar } from './progress.ts';
 
 const IMPORT_USAGE =
-  'codebook import FILE --system S --release R --effective-date YYYY-MM-DD [--format csv|ndjson] [--mode snapshot|delta] [--allow-backdated] [--json]';
+  'codebook import FILE --system S --release R --effective-date YYYY-MM-DD [--format csv|ndjson] [--mode snapshot|delta] [--allow-backdated] [--allow-mass-retire] [--json]';
 
 export function describeSummary(s: ImportSummary): string {
   const changes = s.firstChangeId === null ? 'no change recorded' : `changes ${s.firstChangeId}–${s.lastChangeId}`;
   return (
     `${s.system} ${s.release} (effective ${s.effectiveDate}, ${s.mode}): ${s.rows} rows — ` +
-    `added ${s.added}, revised ${s.revised}, retired ${s.retired}, reactivated ${s.reactivated}, unchanged ${s.unchanged}; ` +
+    `added ${s.added}, revised ${s.revised}, retired ${s.retired}, reactivated ${s.reactivated}, unchanged ${s.unchanged}` +
+    `${s.repaired > 0 ? `, repaired ${s.repaired} (stored records rewritten, no change recorded)` : ''}; ` +
     `${changes}; ${(s.durationMs / 1000).toFixed(2)} s`
   );
 }
@@ -39,6 +40,7 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
       format: { type: 'string' },
       mode: { type: 'string', default: 'snapshot' },
       'allow-backdated': { type: 'boolean', default: false },
+      'allow-mass-retire': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
     IMPORT_USAGE,
@@ -54,6 +56,7 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
     format,
     mode: oneOf(values.mode!, ['snapshot', 'delta'], '--mode'),
     allowBackdated: values['allow-backdated']!,
+    allowMassRetire: values['allow-mass-retire']!,
   };
   // Every argument is checked before the database is opened (and perhaps created).
   try {
