@@ -21,6 +21,14 @@ export function describeSummary(s: ImportSummary): string {
   );
 }
 
+/** Changes filed behind the position of readers who follow every system's changes in one walk. */
+export function feedNote(s: ImportSummary): string {
+  return (
+    `these changes are dated ${s.effectiveDate}, before the latest change of another system (${s.unfilteredFeedAt}): ` +
+    `clients following GET /v1/changes without a system filter past ${s.unfilteredFeedAt} will not see them; clients following ?system=${s.system} will`
+  );
+}
+
 function reportRejection(error: ImportRejected, out: Output): never {
   if (out.json) {
     process.stdout.write(`${JSON.stringify({ error: { message: error.message, errors: error.errors } })}\n`);
@@ -74,6 +82,7 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
     const summary = await runImport(store, request, { onProgress: bar.update });
     bar.done();
     out.result(summary, `imported ${describeSummary(summary)}`);
+    if (!out.json && summary.unfilteredFeedAt !== null) process.stderr.write(`codebook: note: ${feedNote(summary)}\n`);
   } catch (error) {
     bar.done();
     if (error instanceof ImportRejected) reportRejection(error, out);

@@ -88,8 +88,8 @@ export interface ImportTransaction {
    * row are left out. Throws DamagedRecordError for a record it cannot read.
    */
   codesById(ids: string[]): Promise<StoredCode[]>;
-  /** The latest effective date of any change recorded for the system, or null when there is none. */
-  latestEffectiveDate(system: string): Promise<string | null>;
+  /** The latest effective date of any change recorded for the system (null: of any system), or null when there is none. */
+  latestEffectiveDate(system: string | null): Promise<string | null>;
   /** The id the next change must take: one more than any id ever committed. */
   nextChangeId(): Promise<number>;
   writeChanges(changes: ChangeWrite[]): Promise<void>;

@@ -62,7 +62,7 @@ describe('codebook import', () => {
     const summary = JSON.parse(run.stdout);
     assert.deepEqual(
       { ...summary, durationMs: 0 },
-      { system: 'demo', release: 'r2', effectiveDate: '2024-02-01', mode: 'snapshot', rows: 2, added: 1, revised: 1, retired: 1, reactivated: 0, repaired: 0, unchanged: 0, firstChangeId: 3, lastChangeId: 5, durationMs: 0 },
+      { system: 'demo', release: 'r2', effectiveDate: '2024-02-01', mode: 'snapshot', rows: 2, added: 1, revised: 1, retired: 1, reactivated: 0, repaired: 0, unchanged: 0, unfilteredFeedAt: null, firstChangeId: 3, lastChangeId: 5, durationMs: 0 },
     );
   });
 
@@ -175,6 +175,10 @@ describe('codebook import refuses what would harm a system, in one line per prob
     const first = await codebook('import', file('old.csv', GOOD), '--system', 'legacy', '--release', '2019', '--effective-date', '2019-01-01');
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /^imported legacy 2019 \(effective 2019-01-01, snapshot\): 2 rows — added 2/);
+    assert.equal(
+      first.stderr,
+      'codebook: note: these changes are dated 2019-01-01, before the latest change of another system (2026-01-01): clients following GET /v1/changes without a system filter past 2026-01-01 will not see them; clients following ?system=legacy will\n',
+    );
     const older = await codebook('import', file('older.csv', 'code,display\nC,Gamma\n'), '--system', 'legacy', '--release', '2018', '--effective-date', '2018-01-01', '--mode', 'delta');
     assert.equal(older.code, 1);
     assert.match(older.stderr, /^codebook: --effective-date 2018-01-01 is before the latest change of system legacy \(2019-01-01\)/);

@@ -20,7 +20,7 @@ describe('a first import', () => {
     const summary = await t.importText(FIRST, { release: '2024-A', effectiveDate: '2024-01-15' }, { now: () => now });
     assert.deepEqual(
       { ...summary, durationMs: 0 },
-      { system: 't', release: '2024-A', effectiveDate: '2024-01-15', mode: 'delta', rows: 3, added: 3, revised: 0, retired: 0, reactivated: 0, repaired: 0, unchanged: 0, firstChangeId: 1, lastChangeId: 3, durationMs: 0 },
+      { system: 't', release: '2024-A', effectiveDate: '2024-01-15', mode: 'delta', rows: 3, added: 3, revised: 0, retired: 0, reactivated: 0, repaired: 0, unchanged: 0, unfilteredFeedAt: null, firstChangeId: 1, lastChangeId: 3, durationMs: 0 },
     );
     assert.deepEqual(await t.code('t:A1'), {
       object: 'code',
@@ -155,7 +155,7 @@ describe('guards of a whole system', () => {
   test('back-dating is judged per system: a new system may start years before another system\'s latest change', async () => {
     await t.importText('code,display\nA,Alpha\n', { system: 'late', effectiveDate: '2026-01-01' });
     const first = await t.importText('code,display\nB,Beta\n', { system: 'early', effectiveDate: '2019-01-01' });
-    assert.equal(first.added, 1);
+    assert.deepEqual([first.added, first.unfilteredFeedAt], [1, '2026-01-01'], 'the summary says which unfiltered readers will not see it');
     const next = await t.importText('code,display\nC,Gamma\n', { system: 'early', effectiveDate: '2020-01-01' });
     assert.equal(next.added, 1, 'and goes on from its own latest date');
     await assert.rejects(t.importText('code,display\nD,Delta\n', { system: 'early', effectiveDate: '2019-06-01' }), /before the latest change of system early \(2020-01-01\)/);

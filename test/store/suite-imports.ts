@@ -85,7 +85,7 @@ export function importTests(open: OpenStore): void {
 
   test("nextChangeId and latestEffectiveDate: one more than the largest id, the latest date of the system's changes", async () => {
     await withStore(open, async (store) => {
-      const read = (system: string) => store.withImport(async (tx) => [await tx.nextChangeId(), await tx.latestEffectiveDate(system)] as const);
+      const read = (system: string | null) => store.withImport(async (tx) => [await tx.nextChangeId(), await tx.latestEffectiveDate(system)] as const);
       assert.deepEqual(await read('x'), [1, null]);
       await writeChanges(store, [changeRow(1, 'x:A', '2024-05-01'), changeRow(2, 'x:B', '2024-06-01')]);
       assert.deepEqual(await read('x'), [3, '2024-06-01']);
@@ -97,6 +97,7 @@ export function importTests(open: OpenStore): void {
       assert.deepEqual(await read('x'), [10, '2024-06-01']);
       assert.deepEqual(await read('y'), [10, '2019-01-01']);
       assert.deepEqual(await read('z'), [10, null]);
+      assert.deepEqual(await read(null), [10, '2026-01-01'], 'and of every system');
     });
   });
 
@@ -117,11 +118,24 @@ export function importTests(open: OpenStore): void {
         assert.deepEqual(
           stored.sort((x, y) => (x.id < y.id ? -1 : 1)),
           [
-            { id: 'a:2', code: '2', display: 'Display of a:2', definition: null, status: 'retired', parents: [], attributes: { note: 'é "quoted", \\ back' }, effectiveFrom: '2024-01-01', release: 'r1' },
-            { id: 'ab:1', code: '1', display: 'Display of ab:1', definition: null, status: 'active', parents: [], attributes: { note: 'é "quoted", \\ back' }, effectiveFrom: '2024-01-01', release: 'r1' },
+            { id: 'a:2', code: '2', display: 'Display of a:2', definition: null, status: 'retired', parents: [], attributes: { note: 'é "quoted", \\ back' }, effectiveFrom: '2024-01-01', release: 'r1', wellFormed: true },
+            { id: 'ab:1', code: '1', display: 'Display of ab:1', definition: null, status: 'active', parents: [], attributes: { note: 'é "quoted", \\ back' }, effectiveFrom: '2024-01-01', release: 'r1', wellFormed: true },
           ],
         );
         assert.deepEqual(await tx.codesById([]), []);
+      });
+    });
+  });
+
+  test('codesById reads a record by its row\'s key, and text that is not well-formed back with U+FFFD, flagged', async () => {
+    await withStore(open, async (store) => {
+      // As an import of the code "X\ud800" left it: the key with U+FFFD, the JSON with the escape.
+      const written = codeRow('a:X\ud800', 'active', 'Display \udc00');
+      await writeCodes(store, [{ ...written, id: 'a:X\uFFFD', code: 'X\uFFFD' }]);
+      await store.withImport(async (tx) => {
+        assert.deepEqual([...(await tx.codeHashes('a')).keys()], ['a:X\uFFFD']);
+        const [stored] = await tx.codesById(['a:X\uFFFD']);
+        assert.deepEqual([stored!.id, stored!.code, stored!.display, stored!.wellFormed], ['a:X\uFFFD', 'X\uFFFD', 'Display \uFFFD', false]);
       });
     });
   });

@@ -48,6 +48,13 @@ export interface ImportSummary {
   unchanged: number;
   /** Stored records rewritten whole with no change recorded: their row disagreed with their content. */
   repaired: number;
+  /**
+   * The latest effective date of the whole change feed when this import's
+   * changes are dated before it (another system is further on), else null:
+   * a reader following GET /v1/changes without a system filter past that
+   * date will not see them.
+   */
+  unfilteredFeedAt: string | null;
   /** Ids of the first and last change written, or null when none. */
   firstChangeId: number | null;
   lastChangeId: number | null;
@@ -184,6 +191,7 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
     }
   }
   if (req.mode === 'snapshot' && !req.allowMassRetire) refuseMassRetirement(req.system, changes, current);
+  const feedLatest = changes.length > 0 ? await tx.latestEffectiveDate(null) : null;
 
   let nextId = await tx.nextChangeId();
   const firstChangeId = changes.length > 0 ? nextId : null;
@@ -245,6 +253,7 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
     rows: rows.length,
     ...counts,
     unchanged,
+    unfilteredFeedAt: feedLatest !== null && req.effectiveDate < feedLatest ? feedLatest : null,
     firstChangeId,
     lastChangeId: firstChangeId === null ? null : nextId - 1,
     durationMs: Math.round(performance.now() - started),

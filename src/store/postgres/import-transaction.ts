@@ -37,8 +37,11 @@ export class PostgresImportTransaction implements ImportTransaction {
     return out;
   }
 
-  async latestEffectiveDate(system: string): Promise<string | null> {
-    const [[latest] = [null]] = await arrays<[string | null]>(this.client, 'SELECT max(effective_date) FROM changes WHERE system = $1', [system]);
+  async latestEffectiveDate(system: string | null): Promise<string | null> {
+    const [[latest] = [null]] =
+      system === null
+        ? await arrays<[string | null]>(this.client, 'SELECT max(effective_date) FROM changes')
+        : await arrays<[string | null]>(this.client, 'SELECT max(effective_date) FROM changes WHERE system = $1', [system]);
     return latest;
   }
 

@@ -230,8 +230,12 @@ class SqliteImportTransaction implements ImportTransaction {
     return out;
   }
 
-  async latestEffectiveDate(system: string): Promise<string | null> {
-    const row = this.db.prepare('SELECT max(effective_date) AS latest FROM changes WHERE system = ?').get(system) as { latest: string | null };
+  async latestEffectiveDate(system: string | null): Promise<string | null> {
+    const row = (
+      system === null
+        ? this.db.prepare('SELECT max(effective_date) AS latest FROM changes').get()
+        : this.db.prepare('SELECT max(effective_date) AS latest FROM changes WHERE system = ?').get(system)
+    ) as { latest: string | null };
     return row.latest;
   }
 
