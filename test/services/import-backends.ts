@@ -22,7 +22,11 @@ export interface RawCodeRow {
   json: string;
 }
 
+/** Where the fixture's database is, for another process to open it. */
+export type DatabaseLocation = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema: string };
+
 export interface BackendFixture extends ImportFixture {
+  location: DatabaseLocation;
   /** Inserts or replaces a code row with plain SQL, bypassing the store. */
   writeRawCode(row: RawCodeRow): Promise<void>;
   /** The stored code column of an id, as UTF-8 bytes in hex. */
@@ -55,6 +59,7 @@ function sqliteBackend(): Backend {
         }
       };
       return Object.assign(fixture, {
+        location: { kind: 'sqlite' as const, path },
         async writeRawCode(row: RawCodeRow) {
           raw((db) =>
             db
@@ -87,6 +92,7 @@ async function postgresBackend(): Promise<Backend> {
       await client.connect();
       const fixture = importFixture(store, tempDir(), () => client.end());
       return Object.assign(fixture, {
+        location: { kind: 'postgres' as const, url: db.url, schema },
         async writeRawCode(row: RawCodeRow) {
           await client.query(
             `INSERT INTO codes (id, system, code, status, hash, json) VALUES ($1, $2, $3, $4, $5, $6)
