@@ -29,48 +29,67 @@ const SHOWN = 12;
 /** Problems with the rows' line numbers: unknown parents, then cycles; empty when the graph is sound. */
 export async function checkParentGraph(graph: ParentGraph): Promise<RowError[]> {
   const { rows } = graph;
+  // Nodes are numbered: the file's rows first, then stored ancestors as they are fetched.
   const index = new Map<string, number>();
   for (let i = 0; i < rows.length; i++) index.set(rows[i]!.code, i);
+  const storedCodes: string[] = [];
+  const codeOf = (node: number) => (node < rows.length ? rows[node]!.code : storedCodes[node - rows.length]!);
+
+  // Each node's parents as node numbers, one list after another (edgeStart[node] is where its
+  // list starts), looked up once; a stored parent gets its number once it is fetched.
+  const edgeStart: number[] = [];
+  const edges: number[] = [];
+  const unnumbered: { at: number; code: string }[] = [];
+  let outside: string[] = [];
+  const addEdge = (parent: string) => {
+    const node = index.get(parent);
+    if (node !== undefined) {
+      edges.push(node);
+      return true;
+    }
+    if (!graph.isStored(parent)) return false;
+    unnumbered.push({ at: edges.length, code: parent });
+    edges.push(-1);
+    outside.push(parent);
+    return true;
+  };
 
   const errors: RowError[] = [];
-  let outside: string[] = [];
   for (const row of rows) {
+    edgeStart.push(edges.length);
     for (const parent of row.parents) {
-      if (index.has(parent)) continue;
-      if (graph.isStored(parent)) outside.push(parent);
-      else errors.push({ line: row.line, message: `parent ${parent} is not a code of this system` });
+      if (!addEdge(parent)) errors.push({ line: row.line, message: `parent ${parent} is not a code of this system` });
     }
   }
   if (errors.length > 0) return errors;
 
   // The stored ancestors, a level at a time: a cycle through the file's rows may run through them.
-  const parentsOf: (readonly string[])[] = rows.map((row) => row.parents);
-  const codes: string[] = rows.map((row) => row.code);
   while (outside.length > 0) {
     const wanted = [...new Set(outside)].filter((code) => !index.has(code));
     outside = [];
     for (const node of await graph.storedAncestors(wanted)) {
       if (index.has(node.code)) continue;
-      index.set(node.code, codes.length);
-      codes.push(node.code);
+      index.set(node.code, rows.length + storedCodes.length);
+      storedCodes.push(node.code);
+      edgeStart.push(edges.length);
       // A stored parent that is no longer a code leads nowhere: it cannot close a cycle.
-      const parents = node.parents.filter((parent) => index.has(parent) || graph.isStored(parent));
-      parentsOf.push(parents);
-      for (const parent of parents) if (!index.has(parent)) outside.push(parent);
+      for (const parent of node.parents) addEdge(parent);
     }
   }
+  edgeStart.push(edges.length);
+  for (const { at, code } of unnumbered) edges[at] = index.get(code) ?? -1;
 
-  const label = (node: number) => (node < rows.length ? `${codes[node]} (line ${rows[node]!.line})` : `${codes[node]} (stored)`);
-  for (const { root, cycle } of findCycles(parentsOf, index, rows.length)) {
+  const label = (node: number) => (node < rows.length ? `${codeOf(node)} (line ${rows[node]!.line})` : `${codeOf(node)} (stored)`);
+  for (const { root, cycle } of findCycles(edgeStart, edges, rows.length)) {
     const lines = cycle.filter((node) => node < rows.length).map((node) => rows[node]!.line);
-    const path = describePath(cycle.map(label), codes[cycle[0]!]!);
+    const path = describePath(cycle.map(label), codeOf(cycle[0]!));
     if (lines.length > 0) {
       errors.push({ line: lines.reduce((a, b) => Math.min(a, b)), message: `parents form a cycle (→ means "has parent"): ${path}; remove one of these parents` });
     } else {
       // Stored before cycles were refused, and above this row: the graph would still hold it.
       errors.push({
         line: rows[root]!.line,
-        message: `${codes[root]} has stored ancestors that form a cycle (→ means "has parent"): ${path}; import a delta row for one of them with a corrected parents field`,
+        message: `${codeOf(root)} has stored ancestors that form a cycle (→ means "has parent"): ${path}; import a delta row for one of them with a corrected parents field`,
       });
     }
     if (errors.length >= MAX_CYCLES) break;
@@ -80,42 +99,43 @@ export async function checkParentGraph(graph: ParentGraph): Promise<RowError[]> 
 
 /**
  * Depth-first search from each of the first `roots` nodes along parent
- * edges; each edge back to a node on the current path closes a cycle, the
- * path from that node on. Nodes are numbered; edges are looked up by code.
+ * edges (node's parents: edges[edgeStart[node]] up to edges[edgeStart[node + 1]],
+ * -1 for none); each edge back to a node on the current path closes a cycle,
+ * the path from that node on.
  */
-function* findCycles(parentsOf: (readonly string[])[], index: Map<string, number>, roots: number): Generator<{ root: number; cycle: number[] }> {
-  const n = parentsOf.length;
+function* findCycles(edgeStart: readonly number[], edges: readonly number[], roots: number): Generator<{ root: number; cycle: number[] }> {
+  const n = edgeStart.length - 1;
   const NEW = 0;
   const ON_PATH = 1;
   const DONE = 2;
   const state = new Uint8Array(n);
   const pathNode = new Int32Array(n);
+  /** The next edge to follow of each node on the path. */
   const pathEdge = new Int32Array(n);
   const positionOnPath = new Int32Array(n);
   for (let root = 0; root < roots; root++) {
     if (state[root] !== NEW) continue;
     pathNode[0] = root;
-    pathEdge[0] = 0;
+    pathEdge[0] = edgeStart[root]!;
     positionOnPath[root] = 0;
     state[root] = ON_PATH;
     let depth = 1;
     while (depth > 0) {
       const node = pathNode[depth - 1]!;
-      const parents = parentsOf[node]!;
       const edge = pathEdge[depth - 1]!;
-      if (edge === parents.length) {
+      if (edge === edgeStart[node + 1]) {
         state[node] = DONE;
         depth--;
         continue;
       }
       pathEdge[depth - 1] = edge + 1;
-      const next = index.get(parents[edge]!);
-      if (next === undefined) continue;
+      const next = edges[edge]!;
+      if (next === -1) continue;
       if (state[next] === NEW) {
         state[next] = ON_PATH;
         positionOnPath[next] = depth;
         pathNode[depth] = next;
-        pathEdge[depth] = 0;
+        pathEdge[depth] = edgeStart[next]!;
         depth++;
       } else if (state[next] === ON_PATH) {
         yield { root, cycle: Array.from(pathNode.subarray(positionOnPath[next]!, depth)) };
