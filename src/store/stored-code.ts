@@ -55,3 +55,9 @@ export function storedCodeFromRow(id: string, json: string): StoredCode {
   };
   return { id, ...content, attributes, effectiveFrom: r.effective_from, release: r.release, wellFormed };
 }
+
+/** The code of a stored row's id; a row filed under a system must have an id that says so. */
+export function codeOfStoredId(id: string, system: string): string {
+  if (!id.startsWith(`${system}:`)) throw new DamagedRecordError(id, `it is filed under system ${system}, but its id does not start with "${system}:"`);
+  return id.slice(system.length + 1);
+}

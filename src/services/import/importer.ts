@@ -4,36 +4,15 @@
  * rows and the new code records. All of it commits or none of it does, and
  * importing the same file again records no change.
  */
-import {
-  isIsoDate,
-  SYSTEM_PATTERN,
-  type ChangeRecord,
-  type ChangeType,
-  type CodeContent,
-  type CodeRecord,
-  type CodeStatus,
-  type ContentField,
-} from '../../domain/records.ts';
-import { DamagedRecordError } from '../../store/stored-code.ts';
+import type { ChangeRecord, ChangeType, CodeContent, CodeRecord, ContentField } from '../../domain/records.ts';
+import { codeOfStoredId, DamagedRecordError } from '../../store/stored-code.ts';
 import type { ChangeWrite, CodeWrite, ImportTransaction, Store, StoredCode } from '../../store/store.ts';
 import { changedFields, changeTypeOf, compareBinary, contentHash, pick } from './diff.ts';
-import { checkParentGraph } from './hierarchy.ts';
-import { parseImportFile, type ImportFormat, type ImportRow, type RowError } from './parse.ts';
+import { refuseBackdating, refuseBadParents, refuseMassRetirement } from './guards.ts';
+import { parseImportFile, type ImportRow } from './parse.ts';
+import { ImportRejected, validateRequest, type ImportMode, type ImportRequest } from './request.ts';
 
-export type ImportMode = 'snapshot' | 'delta';
-
-export interface ImportRequest {
-  file: string;
-  system: string;
-  release: string;
-  effectiveDate: string;
-  format: ImportFormat;
-  mode: ImportMode;
-  /** Allow an effective date before the latest one already recorded for the system. */
-  allowBackdated?: boolean;
-  /** Allow a snapshot to retire more than half of the system's codes not yet retired. */
-  allowMassRetire?: boolean;
-}
+export { ImportRejected, validateRequest, type ImportMode, type ImportRequest } from './request.ts';
 
 export interface ImportSummary {
   system: string;
@@ -64,34 +43,12 @@ export interface ImportSummary {
 export type ImportPhase = 'read' | 'diff' | 'write';
 export type ImportProgress = (phase: ImportPhase, done: number, total: number) => void;
 
-export class ImportRejected extends Error {
-  readonly errors: RowError[];
-  constructor(message: string, errors: RowError[] = []) {
-    super(message);
-    this.name = 'ImportRejected';
-    this.errors = errors;
-  }
-}
-
 export interface ImportOptions {
   onProgress?: ImportProgress;
   now?: () => Date;
 }
 
 const WRITE_CHUNK = 10_000;
-const RELEASE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
-
-export function validateRequest(req: ImportRequest): void {
-  if (!SYSTEM_PATTERN.test(req.system)) {
-    throw new ImportRejected(`--system "${req.system}" must match [a-z0-9][a-z0-9._-]{0,63}`);
-  }
-  if (!RELEASE_PATTERN.test(req.release)) {
-    throw new ImportRejected(`--release "${req.release}" must be 1-64 characters of letters, digits and . _ : -`);
-  }
-  if (!isIsoDate(req.effectiveDate)) {
-    throw new ImportRejected(`--effective-date "${req.effectiveDate}" must be a calendar date, YYYY-MM-DD`);
-  }
-}
 
 export async function runImport(store: Store, req: ImportRequest, options: ImportOptions = {}): Promise<ImportSummary> {
   const started = performance.now();
@@ -133,7 +90,7 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
   // stored row says (an id stored with U+FFFD where its JSON has an escape),
   // a code of the file and its stored row meet here or not at all.
   const current = await tx.codeHashes(req.system);
-  await checkParents(tx, rows, current, req);
+  await refuseBadParents(tx, rows, current, req);
   // Stored records name parents by code_id; diff in the same terms.
   for (const row of rows) row.parents = row.parents.map((parent) => prefix + parent);
 
@@ -176,21 +133,14 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
     ...missing.map((id) => {
       const previous = before.get(id)!;
       const content = { ...previous, status: 'retired' as const };
-      return { id, code: codeOfId(id, req.system), type: 'retired' as const, content, previous, fields: changedFields(previous, content) };
+      return { id, code: codeOfStoredId(id, req.system), type: 'retired' as const, content, previous, fields: changedFields(previous, content) };
     }),
   ];
   pending.sort((a, b) => compareBinary(a.id, b.id));
   const changes = pending.filter((p) => p.previous === null || p.fields.length > 0);
 
-  if (changes.length > 0 && !req.allowBackdated) {
-    const latest = await tx.latestEffectiveDate(req.system);
-    if (latest !== null && req.effectiveDate < latest) {
-      throw new ImportRejected(
-        `--effective-date ${req.effectiveDate} is before the latest change of system ${req.system} (${latest}): clients following its changes past ${latest} would never see these ${changes.length} change(s). Pass --allow-backdated to record them anyway.`,
-      );
-    }
-  }
-  if (req.mode === 'snapshot' && !req.allowMassRetire) refuseMassRetirement(req.system, changes, current);
+  await refuseBackdating(tx, req, changes.length);
+  refuseMassRetirement(req, changes, current);
   const feedLatest = changes.length > 0 ? await tx.latestEffectiveDate(null) : null;
 
   let nextId = await tx.nextChangeId();
@@ -260,53 +210,10 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
   };
 }
 
-/** The code of a stored row's id; a row filed under the system must have an id that says so. */
-function codeOfId(id: string, system: string): string {
-  if (!id.startsWith(`${system}:`)) throw new DamagedRecordError(id, `it is filed under system ${system}, but its id does not start with "${system}:"`);
-  return id.slice(system.length + 1);
-}
-
 /** The stored state of each id, every one of them: a code listed by codeHashes must be readable. */
 async function readStored(tx: ImportTransaction, ids: string[]): Promise<Map<string, StoredCode>> {
   const found = new Map<string, StoredCode>();
   for (const stored of await tx.codesById(ids)) found.set(stored.id, stored);
   for (const id of ids) if (!found.has(id)) throw new DamagedRecordError(id, 'it is listed for its system but its record cannot be read back');
   return found;
-}
-
-/**
- * A snapshot retires what it leaves out, so a truncated or wrong file would
- * retire most of a system. More than half of the codes still in use is
- * taken as that, unless the operator says it is meant.
- */
-function refuseMassRetirement(system: string, changes: Pending[], current: Map<string, { status: CodeStatus }>): void {
-  const retiring = changes.filter((p) => p.type === 'retired').length;
-  if (retiring === 0) return;
-  let inUse = 0;
-  for (const state of current.values()) if (state.status !== 'retired') inUse++;
-  if (retiring * 2 > inUse) {
-    throw new ImportRejected(
-      `this snapshot would retire ${retiring} of the ${inUse} codes of system ${system} not yet retired (more than half): is the file complete? Pass --allow-mass-retire to retire them anyway.`,
-    );
-  }
-}
-
-/** Every parent a code of the system once the import applies, and no code its own ancestor. */
-async function checkParents(tx: ImportTransaction, rows: ImportRow[], current: Map<string, unknown>, req: ImportRequest): Promise<void> {
-  const prefix = `${req.system}:`;
-  const errors = await checkParentGraph({
-    rows,
-    // A snapshot is the whole system: its parents must be in the file.
-    isStored: (code) => req.mode === 'delta' && current.has(prefix + code),
-    async storedAncestors(codes) {
-      const stored = await tx.codesById(codes.map((code) => prefix + code));
-      return stored.map((s) => ({
-        code: codeOfId(s.id, req.system),
-        parents: s.parents.filter((parent) => parent.startsWith(prefix)).map((parent) => parent.slice(prefix.length)),
-      }));
-    },
-  });
-  if (errors.length > 0) {
-    throw new ImportRejected(`${errors.length} problem(s) with parents in ${req.file}; nothing was imported`, errors);
-  }
 }
