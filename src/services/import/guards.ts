@@ -10,20 +10,30 @@ import { checkParentGraph } from './hierarchy.ts';
 import type { ImportRow } from './parse.ts';
 import { ImportRejected, type ImportRequest } from './request.ts';
 
-/** Every parent a code of the system once the import applies, and no code its own ancestor. */
-export async function refuseBadParents(tx: ImportTransaction, rows: ImportRow[], current: Map<string, unknown>, req: ImportRequest): Promise<void> {
-  const prefix = `${req.system}:`;
+/**
+ * Every parent a code of the system once the import applies, and no code its
+ * own ancestor. Rows name parents by id; `ids` are the rows' ids. A cycle is
+ * looked for from the rows for which `hasNewParents` says so: one new to the
+ * system has at least one edge the stored hierarchy does not have.
+ */
+export async function refuseBadParents(
+  tx: ImportTransaction,
+  req: ImportRequest,
+  rows: ImportRow[],
+  ids: string[],
+  current: Map<string, unknown>,
+  hasNewParents: (row: number) => boolean,
+): Promise<void> {
   const errors = await checkParentGraph({
     rows,
-    // A snapshot is the whole system: its parents must be in the file.
-    isStored: (code) => req.mode === 'delta' && current.has(prefix + code),
-    async storedAncestors(codes) {
-      const stored = await tx.codesById(codes.map((code) => prefix + code));
-      return stored.map((s) => ({
-        code: codeOfStoredId(s.id, req.system),
-        parents: s.parents.filter((parent) => parent.startsWith(prefix)).map((parent) => parent.slice(prefix.length)),
-      }));
+    ids,
+    // A snapshot is the whole system: its parents must be in the file, and every row is searched.
+    mayCloseCycle: (row) => req.mode === 'snapshot' || hasNewParents(row),
+    isStored: (id) => req.mode === 'delta' && current.has(id),
+    async storedAncestors(wanted) {
+      return (await tx.codesById(wanted)).map((s) => ({ id: s.id, parents: s.parents }));
     },
+    codeOf: (id) => codeOfStoredId(id, req.system),
   });
   if (errors.length > 0) {
     throw new ImportRejected(`${errors.length} problem(s) with parents in ${req.file}; nothing was imported`, errors);

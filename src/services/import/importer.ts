@@ -90,11 +90,11 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
   // stored row says (an id stored with U+FFFD where its JSON has an escape),
   // a code of the file and its stored row meet here or not at all.
   const current = await tx.codeHashes(req.system);
-  await refuseBadParents(tx, rows, current, req);
   // Stored records name parents by code_id; diff in the same terms.
   for (const row of rows) row.parents = row.parents.map((parent) => prefix + parent);
 
   const seen = new Set<string>();
+  const ids: string[] = new Array<string>(rows.length);
   const changed: { id: string; row: ImportRow }[] = [];
   const added: { id: string; row: ImportRow }[] = [];
   // Same content, but an id with U+FFFD may be the key of a code that had an
@@ -104,6 +104,7 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     const id = prefix + row.code;
+    ids[i] = id;
     seen.add(id);
     const existing = current.get(id);
     if (!existing) added.push({ id, row });
@@ -123,6 +124,14 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
     if (before.get(s.id)!.wellFormed) unchanged++;
     else changed.push(s);
   }
+  // A row adds edges to the hierarchy when it is new, or changed with parents other than stored.
+  const hasNewParents = (i: number) => {
+    const previous = before.get(ids[i]!);
+    if (previous === undefined) return !current.has(ids[i]!);
+    const parents = rows[i]!.parents;
+    return previous.parents.length !== parents.length || previous.parents.some((parent, k) => parent !== parents[k]);
+  };
+  await refuseBadParents(tx, req, rows, ids, current, hasNewParents);
 
   const pending: Pending[] = [
     ...added.map(({ id, row }) => ({ id, code: row.code, type: 'added' as const, content: row as CodeContent, previous: null, fields: [] })),

@@ -39,7 +39,9 @@ const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 /**
  * Text holding half of a UTF-16 surrogate pair (a JSON escape such as
  * \ud800 without its partner) is not Unicode: stored as UTF-8 it would turn
- * into U+FFFD in some places and not in others.
+ * into U+FFFD in some places and not in others. Only a JSON escape can make
+ * one: text decoded from valid UTF-8 (every file passes the byte guard) is
+ * always well-formed, so CSV rows and escape-free NDJSON lines skip the check.
  */
 function notUnicode(what: string): string {
   return `${what} is not valid Unicode text: it holds an unpaired surrogate (a \\ud800–\\udfff escape without its pair); correct the source file`;
@@ -55,7 +57,8 @@ interface RawRow {
 }
 
 /** Validates one raw row; returns the row or pushes errors. */
-function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow | null {
+function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscapes = false): ImportRow | null {
+  const wellFormed = mayHaveEscapes ? (text: string) => text.isWellFormed() : () => true;
   const problems: string[] = [];
   const code = typeof raw.code === 'string' ? raw.code : '';
   if (raw.code !== undefined && raw.code !== null && typeof raw.code !== 'string') problems.push('code must be text');
@@ -63,19 +66,19 @@ function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow |
   else if (code !== code.trim()) problems.push('code has leading or trailing spaces');
   else if (code.length > MAX_CODE_LENGTH) problems.push(`code is longer than ${MAX_CODE_LENGTH} characters`);
   else if (CONTROL.test(code)) problems.push('code contains control characters');
-  else if (!code.isWellFormed()) problems.push(notUnicode('code'));
+  else if (!wellFormed(code)) problems.push(notUnicode('code'));
 
   const display = typeof raw.display === 'string' ? raw.display.trim() : '';
   if (raw.display !== undefined && raw.display !== null && typeof raw.display !== 'string') problems.push('display must be text');
   else if (display === '') problems.push('display is required');
   else if (display.length > MAX_DISPLAY_LENGTH) problems.push(`display is longer than ${MAX_DISPLAY_LENGTH} characters`);
-  else if (!display.isWellFormed()) problems.push(notUnicode('display'));
+  else if (!wellFormed(display)) problems.push(notUnicode('display'));
 
   let definition: string | null = null;
   if (typeof raw.definition === 'string') definition = raw.definition.trim() === '' ? null : raw.definition;
   else if (raw.definition !== undefined && raw.definition !== null) problems.push('definition must be text');
   if (definition !== null && definition.length > MAX_DEFINITION_LENGTH) problems.push(`definition is longer than ${MAX_DEFINITION_LENGTH} characters`);
-  else if (definition !== null && !definition.isWellFormed()) problems.push(notUnicode('definition'));
+  else if (definition !== null && !wellFormed(definition)) problems.push(notUnicode('definition'));
 
   let status: CodeStatus = 'active';
   if (raw.status !== undefined && raw.status !== null && raw.status !== '') {
@@ -93,7 +96,7 @@ function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow |
   } else if (raw.parents !== undefined && raw.parents !== null) problems.push('parents must be text or an array of codes');
   if (parents.includes(code) && code !== '') problems.push('a code cannot be its own parent');
   if (new Set(parents).size !== parents.length) problems.push('parents lists a code twice');
-  if (!parents.every((p) => p.isWellFormed())) problems.push(notUnicode('parents'));
+  if (!parents.every(wellFormed)) problems.push(notUnicode('parents'));
 
   // No prototype: a column named __proto__ or constructor is an attribute like any other.
   const attributes: Record<string, AttributeValue> = Object.create(null);
@@ -105,9 +108,9 @@ function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow |
   let rowText = code.length + display.length + (definition?.length ?? 0) + parents.join(';').length;
   for (const name of names.sort()) {
     const value = raw.attributes[name];
-    if (!name.isWellFormed()) {
+    if (!wellFormed(name)) {
       problems.push(notUnicode(`attribute name ${JSON.stringify(name)}`));
-    } else if (typeof value === 'string' && !value.isWellFormed()) {
+    } else if (typeof value === 'string' && !wellFormed(value)) {
       problems.push(notUnicode(`attribute ${name}`));
     } else if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
       attributes[name] = value === '' ? null : (value as AttributeValue);
@@ -259,7 +262,8 @@ async function parseNdjsonFile(file: string, onProgress?: ByteProgress): Promise
         Object.assign(attributes, obj.attributes);
       }
       for (const [name, v] of Object.entries(obj)) if (!KNOWN.has(name) && name !== 'attributes') attributes[name] = v;
-      const row = validateRow({ code: obj.code, display: obj.display, definition: obj.definition, status: obj.status, parents: obj.parents, attributes }, line, errors);
+      const fields = { code: obj.code, display: obj.display, definition: obj.definition, status: obj.status, parents: obj.parents, attributes };
+      const row = validateRow(fields, line, errors, text.includes('\\u'));
       if (row) rows.push(row);
       if (errors.length >= MAX_ERRORS) break;
     }
