@@ -47,6 +47,9 @@ function notUnicode(what: string): string {
   return `${what} is not valid Unicode text: it holds an unpaired surrogate (a \\ud800–\\udfff escape without its pair); correct the source file`;
 }
 
+const isWellFormed = (text: string) => text.isWellFormed();
+const alwaysWellFormed = () => true;
+
 interface RawRow {
   code: unknown;
   display: unknown;
@@ -58,7 +61,7 @@ interface RawRow {
 
 /** Validates one raw row; returns the row or pushes errors. */
 function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscapes = false): ImportRow | null {
-  const wellFormed = mayHaveEscapes ? (text: string) => text.isWellFormed() : () => true;
+  const wellFormed = mayHaveEscapes ? isWellFormed : alwaysWellFormed;
   const problems: string[] = [];
   const code = typeof raw.code === 'string' ? raw.code : '';
   if (raw.code !== undefined && raw.code !== null && typeof raw.code !== 'string') problems.push('code must be text');
