@@ -38,6 +38,12 @@ export interface Config {
   /** False when publicUrl is only the default derived from HOST and PORT. */
   readonly publicUrlSet: boolean;
   readonly redis: RedisConfig | null;
+  /**
+   * Load the demo data set and create the demo organisation with a live key
+   * when the database is empty. Default: only for an SQLite file, never
+   * unasked on PostgreSQL, where an empty database is a deployment's new home.
+   */
+  readonly demoData: boolean;
 }
 
 export const DEFAULTS = {
@@ -111,6 +117,13 @@ export function parseDatabaseUrl(raw: string, cwd = process.cwd(), postgres: Pos
   throw new ConfigError('DATABASE_URL: must start with sqlite: or postgres://');
 }
 
+function parseDemoData(text: string | undefined, database: DatabaseConfig): boolean {
+  if (text === undefined || text === '') return database.kind === 'sqlite';
+  if (text === '1') return true;
+  if (text === '0') return false;
+  throw new ConfigError(`DEMO_DATA: expected 1 (load the demo data into an empty database) or 0 (never), got "${text}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const portText = env.PORT ?? DEFAULTS.PORT;
   const port = Number(portText);
@@ -134,14 +147,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch {
     throw new ConfigError(`PUBLIC_URL: expected an http:// or https:// URL, got "${env.PUBLIC_URL}"`);
   }
+  const database = Object.freeze(parseDatabaseUrl(env.DATABASE_URL ?? DEFAULTS.DATABASE_URL, process.cwd(), parsePoolSize(env.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE)));
   return Object.freeze({
     port,
     host,
     publicUrl,
     publicUrlSet: env.PUBLIC_URL !== undefined,
-    database: Object.freeze(parseDatabaseUrl(env.DATABASE_URL ?? DEFAULTS.DATABASE_URL, process.cwd(), parsePostgresOptions(env))),
+    database,
     redis: Object.freeze(parseRedis(env.REDIS_URL, env.REDIS_PREFIX ?? DEFAULTS.REDIS_PREFIX)),
     logLevel,
     cursorSecret,
+    demoData: parseDemoData(env.DEMO_DATA, database),
   });
 }

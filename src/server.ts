@@ -1,11 +1,12 @@
 /**
  * The server: config → deps → app → listen, with the demo data loaded
- * into an empty database, and a graceful stop on SIGTERM/SIGINT that drains
- * in-flight requests and closes the database.
+ * into an empty database when the settings ask for it, and a graceful stop on
+ * SIGTERM/SIGINT that drains in-flight requests and closes the database.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig } from './config.ts';
 import { InvalidRequest } from './errors.ts';
-import { createDeps } from './deps.ts';
+import { createDeps, type Deps } from './deps.ts';
 import { buildApp } from './http/app.ts';
 import { loadDemo } from './services/demo.ts';
 import { ImportRejected } from './services/import/importer.ts';
@@ -29,25 +30,9 @@ async function start(): Promise<void> {
   const app = await buildApp(deps, { logger: { level: config.logLevel } });
   log = app.log;
 
-  try {
-    if ((await deps.store.countCodes()) === 0) {
-      app.log.info('empty database: loading the demo data set');
-      await loadDemo(deps.store, {
-        onRelease: (s) => app.log.info({ system: s.system, release: s.release, added: s.added, revised: s.revised, retired: s.retired }, 'demo release loaded'),
-      });
-    }
-  } catch (error) {
-    // Several instances started at once on an empty database: another one is loading it.
-    if (!(error instanceof ImportRejected)) throw error;
-    app.log.warn({ err: error }, 'demo data set not loaded here: another instance is loading it');
-  }
-
-  let demoKey: string | null = null;
-  try {
-    demoKey = await ensureDemoAccess(deps);
-  } catch (error) {
-    if (!(error instanceof InvalidRequest)) throw error;
-    app.log.warn('demo organisation created by another instance starting at the same time');
+  const demoKey = config.demoData ? await loadDemoData(deps, app.log) : null;
+  if (!config.demoData && (await deps.store.countCodes()) === 0) {
+    app.log.info('the database holds no codes and demo data is off (DEMO_DATA=1 loads it): load codes with `codebook import`, create an organisation with `codebook orgs create`');
   }
 
   let stopping = false;
@@ -74,6 +59,32 @@ async function start(): Promise<void> {
 
   const address = await app.listen({ port: config.port, host: config.host });
   if (demoKey) process.stdout.write(`${demoKeyBanner(demoKey, address)}\n`);
+}
+
+/**
+ * The demo data set into an empty database, and the demo organisation with
+ * a live key when there is none; returns that key, to be shown once.
+ */
+async function loadDemoData(deps: Deps, log: FastifyBaseLogger): Promise<string | null> {
+  try {
+    if ((await deps.store.countCodes()) === 0) {
+      log.info('empty database: loading the demo data set');
+      await loadDemo(deps.store, {
+        onRelease: (s) => log.info({ system: s.system, release: s.release, added: s.added, revised: s.revised, retired: s.retired }, 'demo release loaded'),
+      });
+    }
+  } catch (error) {
+    // Several instances started at once on an empty database: another one is loading it.
+    if (!(error instanceof ImportRejected)) throw error;
+    log.warn({ err: error }, 'demo data set not loaded here: another instance is loading it');
+  }
+  try {
+    return await ensureDemoAccess(deps);
+  } catch (error) {
+    if (!(error instanceof InvalidRequest)) throw error;
+    log.warn('demo organisation created by another instance starting at the same time');
+    return null;
+  }
 }
 
 start().catch((error: unknown) => {

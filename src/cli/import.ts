@@ -9,14 +9,23 @@ import { helpHint, oneOf, output, parseCommand, required, type Output } from './
 import { progressBar } from './progress.ts';
 
 const IMPORT_USAGE =
-  'codebook import FILE --system S --release R --effective-date YYYY-MM-DD [--format csv|ndjson] [--mode snapshot|delta] [--allow-backdated] [--json]';
+  'codebook import FILE --system S --release R --effective-date YYYY-MM-DD [--format csv|ndjson] [--mode snapshot|delta] [--allow-backdated] [--allow-mass-retire] [--json]';
 
 export function describeSummary(s: ImportSummary): string {
   const changes = s.firstChangeId === null ? 'no change recorded' : `changes ${s.firstChangeId}–${s.lastChangeId}`;
   return (
     `${s.system} ${s.release} (effective ${s.effectiveDate}, ${s.mode}): ${s.rows} rows — ` +
-    `added ${s.added}, revised ${s.revised}, retired ${s.retired}, reactivated ${s.reactivated}, unchanged ${s.unchanged}; ` +
+    `added ${s.added}, revised ${s.revised}, retired ${s.retired}, reactivated ${s.reactivated}, unchanged ${s.unchanged}` +
+    `${s.repaired > 0 ? `, repaired ${s.repaired} (stored records rewritten, no change recorded)` : ''}; ` +
     `${changes}; ${(s.durationMs / 1000).toFixed(2)} s`
+  );
+}
+
+/** Changes filed behind the position of readers who follow every system's changes in one walk. */
+export function feedNote(s: ImportSummary): string {
+  return (
+    `these changes are dated ${s.effectiveDate}, before the latest change of another system (${s.unfilteredFeedAt}): ` +
+    `clients following GET /v1/changes without a system filter past ${s.unfilteredFeedAt} will not see them; clients following ?system=${s.system} will`
   );
 }
 
@@ -39,6 +48,7 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
       format: { type: 'string' },
       mode: { type: 'string', default: 'snapshot' },
       'allow-backdated': { type: 'boolean', default: false },
+      'allow-mass-retire': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
     IMPORT_USAGE,
@@ -54,6 +64,7 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
     format,
     mode: oneOf(values.mode!, ['snapshot', 'delta'], '--mode'),
     allowBackdated: values['allow-backdated']!,
+    allowMassRetire: values['allow-mass-retire']!,
   };
   // Every argument is checked before the database is opened (and perhaps created).
   try {
@@ -71,6 +82,7 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
     const summary = await runImport(store, request, { onProgress: bar.update });
     bar.done();
     out.result(summary, `imported ${describeSummary(summary)}`);
+    if (!out.json && summary.unfilteredFeedAt !== null) process.stderr.write(`codebook: note: ${feedNote(summary)}\n`);
   } catch (error) {
     bar.done();
     if (error instanceof ImportRejected) reportRejection(error, out);

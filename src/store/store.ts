@@ -46,9 +46,18 @@ export interface RawPage<K> {
 
 /** The current state of one code, as the importer needs it to diff. */
 export interface StoredCode extends CodeContent {
+  /** The row's key (the code_id every write of this code goes to). */
   id: string;
   code: string;
   effectiveFrom: string;
+  /** The release that last changed it. */
+  release: string;
+  /**
+   * False when the stored JSON says another id than the row's key, or holds
+   * text that is not well-formed (read back here with U+FFFD in its place):
+   * the record must be written again.
+   */
+  wellFormed: boolean;
 }
 
 /** A code row written by an import: content plus its ready-made response JSON. */
@@ -72,12 +81,15 @@ export interface ChangeWrite {
 
 /** Operations available inside an import's exclusive transaction. */
 export interface ImportTransaction {
-  /** code → content hash and status, for every code of the system. */
+  /** code_id (the row's key) → content hash and status, for every code of the system. */
   codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>>;
-  /** Full current state of the given codes (ids), in any order. */
+  /**
+   * Full current state of the given codes (ids), in any order; ids with no
+   * row are left out. Throws DamagedRecordError for a record it cannot read.
+   */
   codesById(ids: string[]): Promise<StoredCode[]>;
-  /** The latest effective date of any recorded change, or null when there is none. */
-  latestEffectiveDate(): Promise<string | null>;
+  /** The latest effective date of any change recorded for the system (null: of any system), or null when there is none. */
+  latestEffectiveDate(system: string | null): Promise<string | null>;
   /** The id the next change must take: one more than any id ever committed. */
   nextChangeId(): Promise<number>;
   writeChanges(changes: ChangeWrite[]): Promise<void>;

@@ -7,7 +7,7 @@ export { ROOT };
 /** The environment of a child: this one's, minus what would change its behaviour, plus the given settings. */
 function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'PORT', 'HOST', 'LOG_LEVEL']) delete env[name];
+  for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'PORT', 'HOST', 'LOG_LEVEL', 'DEMO_DATA']) delete env[name];
   return { ...env, ...settings };
 }
 

@@ -62,7 +62,7 @@ describe('codebook import', () => {
     const summary = JSON.parse(run.stdout);
     assert.deepEqual(
       { ...summary, durationMs: 0 },
-      { system: 'demo', release: 'r2', effectiveDate: '2024-02-01', mode: 'snapshot', rows: 2, added: 1, revised: 1, retired: 1, reactivated: 0, unchanged: 0, firstChangeId: 3, lastChangeId: 5, durationMs: 0 },
+      { system: 'demo', release: 'r2', effectiveDate: '2024-02-01', mode: 'snapshot', rows: 2, added: 1, revised: 1, retired: 1, reactivated: 0, repaired: 0, unchanged: 0, unfilteredFeedAt: null, firstChangeId: 3, lastChangeId: 5, durationMs: 0 },
     );
   });
 
@@ -124,10 +124,78 @@ describe('codebook import', () => {
     const delta = file('delta.csv', 'code,display\nC,Gamma\n');
     const refused = await codebook('import', delta, ...IMPORT, '--mode', 'delta', '--release', 'r0', '--effective-date', '2024-05-01');
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^codebook: --effective-date 2024-05-01 is before the latest recorded change \(2024-06-01\).*--allow-backdated[^\n]*\n$/);
+    assert.match(refused.stderr, /^codebook: --effective-date 2024-05-01 is before the latest change of system demo \(2024-06-01\).*--allow-backdated[^\n]*\n$/);
     const allowed = await codebook('import', delta, ...IMPORT, '--mode', 'delta', '--release', 'r0', '--effective-date', '2024-05-01', '--allow-backdated');
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.deepEqual((await contents()).codes, ['demo:A', 'demo:B', 'demo:C']);
+  });
+});
+
+describe('codebook import refuses what would harm a system, in one line per problem', () => {
+  test('an unpaired surrogate in NDJSON: the line and the field, nothing applied, and the next snapshot imports', async () => {
+    await codebook('import', file('codes.csv', GOOD), ...IMPORT);
+    const before = await contents();
+    const bad = await codebook('import', file('bad.ndjson', '{"code":"A","display":"Alpha"}\n{"code":"X\\ud800","display":"Bad"}\n'), ...IMPORT, '--release', 'r2');
+    assert.equal(bad.code, 1);
+    assert.deepEqual(bad.stderr.trimEnd().split('\n'), [
+      'line 2: code is not valid Unicode text: it holds an unpaired surrogate (a \\ud800–\\udfff escape without its pair); correct the source file',
+      `codebook: 1 problem(s) in ${join(dir, 'bad.ndjson')}; nothing was imported`,
+    ]);
+    assert.deepEqual(await contents(), before);
+    const next = await codebook('import', file('next.csv', GOOD), ...IMPORT, '--release', 'r3', '--effective-date', '2024-03-01');
+    assert.equal(next.code, 0, next.stderr);
+  });
+
+  test('a snapshot with a header and no rows is refused with the count; --allow-mass-retire retires them', async () => {
+    await codebook('import', file('codes.csv', GOOD), ...IMPORT);
+    const empty = file('empty.csv', 'code,display\n');
+    const refused = await codebook('import', empty, ...IMPORT, '--release', 'r2', '--effective-date', '2024-02-01');
+    assert.equal(refused.code, 1);
+    assert.equal(
+      refused.stderr,
+      'codebook: this snapshot would retire 2 of the 2 codes of system demo not yet retired (more than half): is the file complete? Pass --allow-mass-retire to retire them anyway.\n',
+    );
+    const allowed = await codebook('import', empty, ...IMPORT, '--release', 'r2', '--effective-date', '2024-02-01', '--allow-mass-retire');
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.match(allowed.stdout, /retired 2, reactivated 0, unchanged 0; changes 3–4/);
+  });
+
+  test('a CSV with 100 000 columns: one line naming the count and the limit', async () => {
+    const names = Array.from({ length: 100_000 }, (_, i) => `c${i}`);
+    const wide = file('wide.csv', `code,display,${names.join(',')}\n${Array.from({ length: 20 }, (_, r) => `R${r},Row,${names.map(() => 'x').join(',')}\n`).join('')}`);
+    const run = await codebook('import', wide, ...IMPORT);
+    assert.equal(run.code, 1);
+    assert.deepEqual(run.stderr.trimEnd().split('\n'), [
+      'line 1: the header has 100002 columns, 100000 of them attributes: at most 100 attribute columns are allowed (105 columns with code, display, definition, status, parents)',
+      `codebook: 1 problem(s) in ${wide}; nothing was imported`,
+    ]);
+  });
+
+  test('a delta closing a parent cycle with a stored code: the line and the cycle', async () => {
+    await codebook('import', file('tree.csv', 'code,display,parents\nA,Alpha,\nB,Beta,A\n'), ...IMPORT);
+    const run = await codebook('import', file('cycle.csv', 'code,display,parents\nA,Alpha,B\n'), ...IMPORT, '--mode', 'delta', '--release', 'r2', '--effective-date', '2024-02-01');
+    assert.equal(run.code, 1);
+    assert.deepEqual(run.stderr.trimEnd().split('\n'), [
+      'line 2: parents form a cycle (→ means "has parent"): A (line 2) → B (stored) → A; remove one of these parents',
+      `codebook: 1 problem(s) with parents in ${join(dir, 'cycle.csv')}; nothing was imported`,
+    ]);
+  });
+
+  test('with the demo data at 2026, a first import of another system\'s 2019 release goes in; its own past stays guarded', async () => {
+    assert.equal((await codebook('demo')).code, 0);
+    const first = await codebook('import', file('old.csv', GOOD), '--system', 'legacy', '--release', '2019', '--effective-date', '2019-01-01');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^imported legacy 2019 \(effective 2019-01-01, snapshot\): 2 rows — added 2/);
+    assert.equal(
+      first.stderr,
+      'codebook: note: these changes are dated 2019-01-01, before the latest change of another system (2026-01-01): clients following GET /v1/changes without a system filter past 2026-01-01 will not see them; clients following ?system=legacy will\n',
+    );
+    const older = await codebook('import', file('older.csv', 'code,display\nC,Gamma\n'), '--system', 'legacy', '--release', '2018', '--effective-date', '2018-01-01', '--mode', 'delta');
+    assert.equal(older.code, 1);
+    assert.match(older.stderr, /^codebook: --effective-date 2018-01-01 is before the latest change of system legacy \(2019-01-01\)/);
+    const demo = await codebook('import', file('iso.csv', 'code,display\nXXX,Test\n'), '--system', 'iso4217', '--release', 'x', '--effective-date', '2019-01-01', '--mode', 'delta');
+    assert.equal(demo.code, 1);
+    assert.match(demo.stderr, /^codebook: --effective-date 2019-01-01 is before the latest change of system iso4217 \(2026-01-01\)/);
   });
 });
 

@@ -24,7 +24,11 @@ let files = 0;
 
 export function openImportFixture(): ImportFixture {
   const dir = tempDir();
-  const store = new SqliteStore({ path: join(dir, 'codebook.db') });
+  return importFixture(new SqliteStore({ path: join(dir, 'codebook.db') }), dir, async () => undefined);
+}
+
+/** The fixture over any store; `dir` holds the files it imports and is removed by close(), after `cleanup`. */
+export function importFixture(store: Store, dir: string, cleanup: () => Promise<void>): ImportFixture {
   const fixture: ImportFixture = {
     store,
     dir,
@@ -67,6 +71,7 @@ export function openImportFixture(): ImportFixture {
     },
     async close() {
       await store.close();
+      await cleanup();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -46,9 +46,9 @@ test('an oversized display, definition or row is refused with its line', async (
 });
 
 test('more than 100 attributes in a row is refused', async () => {
-  const names = Array.from({ length: 101 }, (_, i) => `a${i}`);
-  const errors = await rejected(`${['code', 'display', ...names].join(',')}\nB,Beta,${names.map(() => 'v').join(',')}\n`);
-  assert.deepEqual(errors.map((e) => e.message), ['more than 100 attributes']);
+  const attributes = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`a${i}`, 'v']));
+  const errors = await rejected(`${JSON.stringify({ code: 'B', display: 'Beta', attributes })}\n`, 'ndjson');
+  assert.deepEqual(errors.map((e) => [e.line, e.message]), [[1, 'more than 100 attributes (101)']]);
 });
 
 test('bytes that are not UTF-8 are refused at their line, in CSV and NDJSON', async () => {
@@ -56,6 +56,39 @@ test('bytes that are not UTF-8 are refused at their line, in CSV and NDJSON', as
   assert.deepEqual((await rejected(csv)).map((e) => [e.line, e.message]), [[3, 'not valid UTF-8 text: save the file as UTF-8']]);
   const ndjson = Buffer.concat([Buffer.from('{"code":"B","display":"Beta"}\n{"code":"C","display":"'), Buffer.from([0xc3]), Buffer.from('"}\n')]);
   assert.deepEqual((await rejected(ndjson, 'ndjson')).map((e) => e.line), [2]);
+});
+
+test('an unpaired surrogate anywhere in an NDJSON row is refused at its line, field by field', async () => {
+  const lone = '"X\\ud800"';
+  const lines = [
+    `{"code":${lone},"display":"Bad code"}`,
+    `{"code":"C2","display":${lone}}`,
+    `{"code":"C3","display":"Three","definition":"a \\udc00 b"}`,
+    `{"code":"C4","display":"Four","parents":["B",${lone}]}`,
+    `{"code":"C5","display":"Five","attributes":{${lone}:"v"}}`,
+    `{"code":"C6","display":"Six","note":${lone}}`,
+    `{"code":"C7","display":"Seven, a pair is fine: \\ud83d\\ude00"}`,
+  ];
+  const unpaired = 'is not valid Unicode text: it holds an unpaired surrogate (a \\ud800–\\udfff escape without its pair); correct the source file';
+  assert.deepEqual(
+    (await rejected(`${lines.join('\n')}\n`, 'ndjson')).map((e) => [e.line, e.message]),
+    [
+      [1, `code ${unpaired}`],
+      [2, `display ${unpaired}`],
+      [3, `definition ${unpaired}`],
+      [4, `parents ${unpaired}`],
+      [5, `attribute name "X\\ud800" ${unpaired}`],
+      [6, `attribute note ${unpaired}`],
+    ],
+  );
+});
+
+test('a surrogate encoded as bytes (CESU-8) is not UTF-8: refused at its line in CSV and NDJSON', async () => {
+  const surrogate = Buffer.from([0xed, 0xa0, 0x80]);
+  const csv = Buffer.concat([Buffer.from('code,display\nB,Beta\nC,'), surrogate, Buffer.from('\n')]);
+  assert.deepEqual((await rejected(csv)).map((e) => [e.line, e.message]), [[3, 'not valid UTF-8 text: save the file as UTF-8']]);
+  const ndjson = Buffer.concat([Buffer.from('{"code":"B","display":"'), surrogate, Buffer.from('"}\n')]);
+  assert.deepEqual((await rejected(ndjson, 'ndjson')).map((e) => [e.line, e.message]), [[1, 'not valid UTF-8 text: save the file as UTF-8']]);
 });
 
 test('valid multi-byte text split across read chunks imports unchanged', async () => {
@@ -73,4 +106,64 @@ test('columns named __proto__ or constructor land in attributes like any other',
   assert.deepEqual((await fx.code('t:B'))!.attributes, JSON.parse('{"__proto__":"p","constructor":"c"}'));
   await fx.importText('{"code":"N","display":"Nu","attributes":{"__proto__":"q"}}\n', { release: 'r3', format: 'ndjson' });
   assert.equal(Object.getOwnPropertyDescriptor((await fx.code('t:N'))!.attributes, '__proto__')?.value, 'q');
+});
+
+/** Imports a file written from parts; returns its problems and the most bytes the import read of it. */
+async function rejectedWithRead(parts: (string | Buffer)[], format: 'csv' | 'ndjson'): Promise<{ errors: [number, string][]; read: number; size: number }> {
+  const file = join(fx.dir, `big.${format}`);
+  writeFileSync(file, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))));
+  let read = 0;
+  let size = 0;
+  const onProgress = (phase: string, done: number, total: number) => {
+    if (phase === 'read') [read, size] = [Math.max(read, done), total];
+  };
+  const error = await runImport(fx.store, { file, system: 't', release: 'r2', effectiveDate: '2024-02-01', format, mode: 'delta' }, { onProgress }).then(
+    () => assert.fail('the import was accepted'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof ImportRejected, String(error));
+  return { errors: error.errors.map((e) => [e.line, e.message]), read, size };
+}
+
+test('a CSV header with 100 000 columns is refused at the header, naming the count and the limit, before any row is read', async () => {
+  const names = Array.from({ length: 100_000 }, (_, i) => `a${i}`);
+  const row = `B,Beta,${names.map(() => 'v').join(',')}\n`;
+  const { errors, read, size } = await rejectedWithRead([`code,display,${names.join(',')}\n`, ...Array.from({ length: 60 }, () => row)], 'csv');
+  assert.deepEqual(errors, [
+    [1, 'the header has 100002 columns, 100000 of them attributes: at most 100 attribute columns are allowed (105 columns with code, display, definition, status, parents)'],
+  ]);
+  assert.ok(read < size / 3, `stopped reading after ${read} of ${size} bytes`);
+});
+
+test('101 attribute columns are refused at the header; 100 are allowed', async () => {
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `a${i}`);
+  const csv = (n: number) => `code,display,definition,status,parents,${names(n).join(',')}\nB,Beta,,,,${names(n).map(() => 'v').join(',')}\n`;
+  assert.deepEqual((await rejected(csv(101))).map((e) => [e.line, e.message]), [
+    [1, 'the header has 106 columns, 101 of them attributes: at most 100 attribute columns are allowed (105 columns with code, display, definition, status, parents)'],
+  ]);
+  assert.equal((await fx.importText(csv(100), { release: 'r2' })).added, 1);
+});
+
+for (const format of ['csv', 'ndjson'] as const) {
+  const ok = format === 'csv' ? 'code,display\n' : '{"code":"B","display":"Beta"}\n';
+  const filler = (bytes: number) => (format === 'csv' ? `C,${'x'.repeat(bytes - 2)}` : `{"code":"C","display":"${'x'.repeat(bytes - 28)}"}`.padEnd(bytes, ' '));
+
+  test(`${format}: a line longer than 1 MiB is refused with its number as soon as it is read`, async () => {
+    const { errors, read, size } = await rejectedWithRead([ok, ok.replace('B', 'D'), filler(30 << 20), '\n', ok.replace('B', 'E')], format);
+    assert.deepEqual(errors, [[3, 'longer than 1 MiB (1048576 bytes), and a row holds at most 32 KiB of text: check that this is the right file and format']]);
+    assert.ok(read < size / 4, `stopped reading after ${read} of ${size} bytes`);
+  });
+
+  test(`${format}: a line of exactly 1 MiB is read (and refused as a row); one byte more is not read`, async () => {
+    const at = await rejectedWithRead([ok, filler(1 << 20), '\n'], format);
+    assert.deepEqual(at.errors, [[2, 'display is longer than 1000 characters'], [2, 'the row holds more than 32768 characters of text']]);
+    const over = await rejectedWithRead([ok, filler((1 << 20) + 1), '\n'], format);
+    assert.deepEqual(over.errors.map(([line, message]) => [line, message.slice(0, 30)]), [[2, 'longer than 1 MiB (1048576 byt']]);
+  });
+}
+
+test('a quoted CSV field that runs on past 1 MiB in short lines is refused where its record starts', async () => {
+  const { errors, read, size } = await rejectedWithRead(['code,display\nB,Beta\nC,"never closed\n', ...Array.from({ length: 200_000 }, () => 'short line, still quoted\n')], 'csv');
+  assert.deepEqual(errors, [[3, 'the record starting here is longer than 1 MiB (1048576 characters): is a quote left open?']]);
+  assert.ok(read < size / 2, `stopped reading after ${read} of ${size} bytes`);
 });

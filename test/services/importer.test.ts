@@ -20,7 +20,7 @@ describe('a first import', () => {
     const summary = await t.importText(FIRST, { release: '2024-A', effectiveDate: '2024-01-15' }, { now: () => now });
     assert.deepEqual(
       { ...summary, durationMs: 0 },
-      { system: 't', release: '2024-A', effectiveDate: '2024-01-15', mode: 'delta', rows: 3, added: 3, revised: 0, retired: 0, reactivated: 0, unchanged: 0, firstChangeId: 1, lastChangeId: 3, durationMs: 0 },
+      { system: 't', release: '2024-A', effectiveDate: '2024-01-15', mode: 'delta', rows: 3, added: 3, revised: 0, retired: 0, reactivated: 0, repaired: 0, unchanged: 0, unfilteredFeedAt: null, firstChangeId: 1, lastChangeId: 3, durationMs: 0 },
     );
     assert.deepEqual(await t.code('t:A1'), {
       object: 'code',
@@ -102,7 +102,8 @@ describe('a later import', () => {
     assert.deepEqual([delta.retired, delta.unchanged], [0, 1]);
     assert.equal((await t.code('t:B'))!.status, 'active');
 
-    const snapshot = await t.importText('code,display,definition,status,parents,numeric\nA,Alpha,First letter.,active,,001\n', { mode: 'snapshot', effectiveDate: '2024-03-01' });
+    // Two of three is more than half: the snapshot says it is meant.
+    const snapshot = await t.importText('code,display,definition,status,parents,numeric\nA,Alpha,First letter.,active,,001\n', { mode: 'snapshot', effectiveDate: '2024-03-01', allowMassRetire: true });
     assert.deepEqual([snapshot.retired, snapshot.unchanged, snapshot.firstChangeId, snapshot.lastChangeId], [2, 1, 4, 5]);
     const retired = (await t.changes()).slice(3);
     assert.deepEqual(retired.map(changeShape), [
@@ -131,11 +132,12 @@ describe('a later import', () => {
     const before = await t.snapshot();
     await assert.rejects(t.importText('code,display\nD,Delta\n', { effectiveDate: '2024-05-31' }), (error: unknown) => {
       assert.ok(error instanceof ImportRejected);
-      assert.match(error.message, /before the latest recorded change \(2024-06-01\).*--allow-backdated/);
+      assert.equal(
+        error.message,
+        '--effective-date 2024-05-31 is before the latest change of system t (2024-06-01): clients following its changes past 2024-06-01 would never see these 1 change(s). Pass --allow-backdated to record them anyway.',
+      );
       return true;
     });
-    // The latest date counts across systems: the change feed spans all of them.
-    await assert.rejects(t.importText('code,display\nD,Delta\n', { system: 'other', effectiveDate: '2024-05-31' }), ImportRejected);
     assert.equal(await t.snapshot(), before);
 
     const sameDay = await t.importText('code,display\nE,Epsilon\n', { effectiveDate: '2024-06-01' });
@@ -144,6 +146,46 @@ describe('a later import', () => {
     assert.equal(allowed.added, 1);
     const feed = (await t.changes()).map((c) => `${c.effective_date} ${c.id} ${c.code_id}`);
     assert.deepEqual(feed.slice(-3), ['2024-05-31 6 t:D', '2024-06-01 4 t:C', '2024-06-01 5 t:E'], 'the feed sorts by date, then id');
+  });
+});
+
+describe('guards of a whole system', () => {
+  const codes = (n: number, status: string) => Array.from({ length: n }, (_, i) => `K${i},Code ${i},${status}`);
+
+  test('back-dating is judged per system: a new system may start years before another system\'s latest change', async () => {
+    await t.importText('code,display\nA,Alpha\n', { system: 'late', effectiveDate: '2026-01-01' });
+    const first = await t.importText('code,display\nB,Beta\n', { system: 'early', effectiveDate: '2019-01-01' });
+    assert.deepEqual([first.added, first.unfilteredFeedAt], [1, '2026-01-01'], 'the summary says which unfiltered readers will not see it');
+    const next = await t.importText('code,display\nC,Gamma\n', { system: 'early', effectiveDate: '2020-01-01' });
+    assert.equal(next.added, 1, 'and goes on from its own latest date');
+    await assert.rejects(t.importText('code,display\nD,Delta\n', { system: 'early', effectiveDate: '2019-06-01' }), /before the latest change of system early \(2020-01-01\)/);
+    await assert.rejects(t.importText('code,display\nE,Epsilon\n', { system: 'late', effectiveDate: '2025-12-31' }), /before the latest change of system late \(2026-01-01\)/);
+  });
+
+  test('a snapshot that would retire more than half of the codes in use is refused, saying how many; the flag allows it', async () => {
+    const file = (rows: string[]) => `code,display,status\n${rows.map((row) => `${row}\n`).join('')}`;
+    await t.importText(file([...codes(20, 'active'), 'Old,Old code,retired', 'Dep,Deprecated,deprecated']), { system: 's', mode: 'snapshot' });
+    const before = await t.snapshot();
+    const snapshot = { system: 's', mode: 'snapshot' as const, release: 'r2', effectiveDate: '2024-02-01' };
+    const refusal = (text: string) =>
+      t.importText(text, snapshot).then(
+        () => assert.fail('the snapshot was accepted'),
+        (e: unknown) => (assert.ok(e instanceof ImportRejected), e.message),
+      );
+    const message = (n: number) =>
+      `this snapshot would retire ${n} of the 21 codes of system s not yet retired (more than half): is the file complete? Pass --allow-mass-retire to retire them anyway.`;
+    assert.equal(await refusal('code,display\n'), message(21), 'a header with no rows');
+    assert.equal(await refusal(file(codes(2, 'active'))), message(19), 'a tenth of the rows');
+    assert.equal(await refusal(file([...codes(20, 'retired'), 'Dep,Deprecated,deprecated'])), message(20), 'rows that retire codes count as well');
+    assert.equal(await t.snapshot(), before, 'nothing was applied');
+
+    const half = await t.importText(file(codes(11, 'active')), snapshot);
+    assert.equal(half.retired, 10, '10 of 21 is not more than half');
+    const delta = await t.importText(file(codes(11, 'retired')), { system: 's', release: 'r3', effectiveDate: '2024-03-01' });
+    assert.equal(delta.retired, 11, 'a delta says what it retires, row by row: it is not held back');
+    await t.importText(file(codes(4, 'active')), { system: 's', release: 'r4', effectiveDate: '2024-04-01' });
+    const allowed = await t.importText('code,display\nNew,New code\n', { ...snapshot, release: 'r5', effectiveDate: '2024-05-01', allowMassRetire: true });
+    assert.deepEqual([allowed.added, allowed.retired], [1, 4]);
   });
 });
 
@@ -207,11 +249,11 @@ describe('change ids and atomicity', () => {
       if (phase === 'write' && done === total) throw new Error('disk full (simulated after the rows were written)');
     };
     await assert.rejects(
-      t.importText('code,display\nA,Changed\nZ,New\n', { mode: 'snapshot', effectiveDate: '2024-02-01' }, { onProgress: failAfterWriting }),
+      t.importText('code,display\nA,Changed\nZ,New\n', { mode: 'snapshot', effectiveDate: '2024-02-01', allowMassRetire: true }, { onProgress: failAfterWriting }),
       /disk full/,
     );
     assert.equal(await t.snapshot(), before);
-    const retry = await t.importText('code,display\nA,Changed\nZ,New\n', { mode: 'snapshot', effectiveDate: '2024-02-01' });
+    const retry = await t.importText('code,display\nA,Changed\nZ,New\n', { mode: 'snapshot', effectiveDate: '2024-02-01', allowMassRetire: true });
     assert.deepEqual([retry.firstChangeId, retry.added, retry.revised, retry.retired], [4, 1, 1, 2], 'ids of the failed import are not skipped');
   });
 });

@@ -129,7 +129,7 @@ export function codeTests(open: OpenStore): void {
       assert.deepEqual(await pageAllCodes(store, { system: null, status: 'retired' }, 5), ['x:A']);
       assert.deepEqual(await pageAllCodes(store, { system: null, status: 'active' }, 5), ['x:B']);
       const hashes = await store.withImport((tx) => tx.codeHashes('x'));
-      assert.deepEqual(hashes.get('A'), { hash: retired.hash, status: 'retired' });
+      assert.deepEqual(hashes.get('x:A'), { hash: retired.hash, status: 'retired' });
     });
   });
 }

@@ -37,7 +37,7 @@ export function importTests(open: OpenStore): void {
       assert.deepEqual((await pageAllChanges(store, NO_CHANGE_FILTERS, 10)).keys, ['2024-01-01#1']);
       await store.withImport(async (tx) => {
         assert.equal(await tx.nextChangeId(), 2, 'ids of a rolled-back import are free again');
-        assert.equal(await tx.latestEffectiveDate(), '2024-01-01');
+        assert.equal(await tx.latestEffectiveDate('x'), '2024-01-01');
       });
     });
   });
@@ -83,19 +83,25 @@ export function importTests(open: OpenStore): void {
     });
   });
 
-  test('nextChangeId and latestEffectiveDate: one more than the largest id, the latest date', async () => {
+  test("nextChangeId and latestEffectiveDate: one more than the largest id, the latest date of the system's changes", async () => {
     await withStore(open, async (store) => {
-      const read = () => store.withImport(async (tx) => [await tx.nextChangeId(), await tx.latestEffectiveDate()] as const);
-      assert.deepEqual(await read(), [1, null]);
+      const read = (system: string | null) => store.withImport(async (tx) => [await tx.nextChangeId(), await tx.latestEffectiveDate(system)] as const);
+      assert.deepEqual(await read('x'), [1, null]);
       await writeChanges(store, [changeRow(1, 'x:A', '2024-05-01'), changeRow(2, 'x:B', '2024-06-01')]);
-      assert.deepEqual(await read(), [3, '2024-06-01']);
+      assert.deepEqual(await read('x'), [3, '2024-06-01']);
       // A back-dated change has the largest id but not the latest date.
       await writeChanges(store, [changeRow(3, 'x:C', '2023-01-01'), changeRow(7, 'x:D', '2024-02-29')]);
-      assert.deepEqual(await read(), [8, '2024-06-01']);
+      assert.deepEqual(await read('x'), [8, '2024-06-01']);
+      // Another system's dates are its own, also where one system's name begins another's.
+      await writeChanges(store, [changeRow(8, 'xy:A', '2026-01-01'), changeRow(9, 'y:A', '2019-01-01')]);
+      assert.deepEqual(await read('x'), [10, '2024-06-01']);
+      assert.deepEqual(await read('y'), [10, '2019-01-01']);
+      assert.deepEqual(await read('z'), [10, null]);
+      assert.deepEqual(await read(null), [10, '2026-01-01'], 'and of every system');
     });
   });
 
-  test('codeHashes lists every code of one system only; codesById reads back their state', async () => {
+  test('codeHashes lists every code of one system only, by id; codesById reads back their state', async () => {
     await withStore(open, async (store) => {
       await writeCodes(store, [codeRow('a:1'), codeRow('a:2', 'retired'), codeRow('ab:1'), codeRow('a.b:1'), codeRow('b:1')]);
       await store.withImport(async (tx) => {
@@ -103,8 +109,8 @@ export function importTests(open: OpenStore): void {
         assert.deepEqual(
           [...hashes].sort(([x], [y]) => (x < y ? -1 : 1)),
           [
-            ['1', { hash: codeRow('a:1').hash, status: 'active' }],
-            ['2', { hash: codeRow('a:2', 'retired').hash, status: 'retired' }],
+            ['a:1', { hash: codeRow('a:1').hash, status: 'active' }],
+            ['a:2', { hash: codeRow('a:2', 'retired').hash, status: 'retired' }],
           ],
         );
         assert.equal((await tx.codeHashes('nope')).size, 0);
@@ -112,11 +118,24 @@ export function importTests(open: OpenStore): void {
         assert.deepEqual(
           stored.sort((x, y) => (x.id < y.id ? -1 : 1)),
           [
-            { id: 'a:2', code: '2', display: 'Display of a:2', definition: null, status: 'retired', parents: [], attributes: { note: 'é "quoted", \\ back' }, effectiveFrom: '2024-01-01' },
-            { id: 'ab:1', code: '1', display: 'Display of ab:1', definition: null, status: 'active', parents: [], attributes: { note: 'é "quoted", \\ back' }, effectiveFrom: '2024-01-01' },
+            { id: 'a:2', code: '2', display: 'Display of a:2', definition: null, status: 'retired', parents: [], attributes: { note: 'é "quoted", \\ back' }, effectiveFrom: '2024-01-01', release: 'r1', wellFormed: true },
+            { id: 'ab:1', code: '1', display: 'Display of ab:1', definition: null, status: 'active', parents: [], attributes: { note: 'é "quoted", \\ back' }, effectiveFrom: '2024-01-01', release: 'r1', wellFormed: true },
           ],
         );
         assert.deepEqual(await tx.codesById([]), []);
+      });
+    });
+  });
+
+  test('codesById reads a record by its row\'s key, and text that is not well-formed back with U+FFFD, flagged', async () => {
+    await withStore(open, async (store) => {
+      // As an import of the code "X\ud800" left it: the key with U+FFFD, the JSON with the escape.
+      const written = codeRow('a:X\ud800', 'active', 'Display \udc00');
+      await writeCodes(store, [{ ...written, id: 'a:X\uFFFD', code: 'X\uFFFD' }]);
+      await store.withImport(async (tx) => {
+        assert.deepEqual([...(await tx.codeHashes('a')).keys()], ['a:X\uFFFD']);
+        const [stored] = await tx.codesById(['a:X\uFFFD']);
+        assert.deepEqual([stored!.id, stored!.code, stored!.display, stored!.wellFormed], ['a:X\uFFFD', 'X\uFFFD', 'Display \uFFFD', false]);
       });
     });
   });

@@ -2,12 +2,10 @@
  * Reads an import file into validated rows. Every problem is collected with
  * its line number; the caller applies nothing unless the list is empty.
  */
-import { isUtf8 } from 'node:buffer';
-import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Transform } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import { CODE_STATUSES, type AttributeValue, type CodeContent, type CodeStatus } from '../../domain/records.ts';
+import { MAX_LINE_BYTES, readText, UnreadableLine, type ByteProgress } from './source.ts';
 
 export type ImportFormat = 'csv' | 'ndjson';
 
@@ -26,9 +24,6 @@ export interface ParseResult {
   errors: RowError[];
 }
 
-/** Bytes read so far of the whole file, for a progress bar. */
-export type ByteProgress = (bytesRead: number, totalBytes: number) => void;
-
 const KNOWN = new Set(['code', 'display', 'definition', 'status', 'parents']);
 const MAX_ERRORS = 1000;
 const MAX_CODE_LENGTH = 512;
@@ -41,6 +36,20 @@ const MAX_ROW_TEXT = 32 * 1024;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
+/**
+ * Text holding half of a UTF-16 surrogate pair (a JSON escape such as
+ * \ud800 without its partner) is not Unicode: stored as UTF-8 it would turn
+ * into U+FFFD in some places and not in others. Only a JSON escape can make
+ * one: text decoded from valid UTF-8 (every file passes the byte guard) is
+ * always well-formed, so CSV rows and escape-free NDJSON lines skip the check.
+ */
+function notUnicode(what: string): string {
+  return `${what} is not valid Unicode text: it holds an unpaired surrogate (a \\ud800–\\udfff escape without its pair); correct the source file`;
+}
+
+const isWellFormed = (text: string) => text.isWellFormed();
+const alwaysWellFormed = () => true;
+
 interface RawRow {
   code: unknown;
   display: unknown;
@@ -51,7 +60,8 @@ interface RawRow {
 }
 
 /** Validates one raw row; returns the row or pushes errors. */
-function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow | null {
+function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscapes = false): ImportRow | null {
+  const wellFormed = mayHaveEscapes ? isWellFormed : alwaysWellFormed;
   const problems: string[] = [];
   const code = typeof raw.code === 'string' ? raw.code : '';
   if (raw.code !== undefined && raw.code !== null && typeof raw.code !== 'string') problems.push('code must be text');
@@ -59,16 +69,19 @@ function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow |
   else if (code !== code.trim()) problems.push('code has leading or trailing spaces');
   else if (code.length > MAX_CODE_LENGTH) problems.push(`code is longer than ${MAX_CODE_LENGTH} characters`);
   else if (CONTROL.test(code)) problems.push('code contains control characters');
+  else if (!wellFormed(code)) problems.push(notUnicode('code'));
 
   const display = typeof raw.display === 'string' ? raw.display.trim() : '';
   if (raw.display !== undefined && raw.display !== null && typeof raw.display !== 'string') problems.push('display must be text');
   else if (display === '') problems.push('display is required');
   else if (display.length > MAX_DISPLAY_LENGTH) problems.push(`display is longer than ${MAX_DISPLAY_LENGTH} characters`);
+  else if (!wellFormed(display)) problems.push(notUnicode('display'));
 
   let definition: string | null = null;
   if (typeof raw.definition === 'string') definition = raw.definition.trim() === '' ? null : raw.definition;
   else if (raw.definition !== undefined && raw.definition !== null) problems.push('definition must be text');
   if (definition !== null && definition.length > MAX_DEFINITION_LENGTH) problems.push(`definition is longer than ${MAX_DEFINITION_LENGTH} characters`);
+  else if (definition !== null && !wellFormed(definition)) problems.push(notUnicode('definition'));
 
   let status: CodeStatus = 'active';
   if (raw.status !== undefined && raw.status !== null && raw.status !== '') {
@@ -86,15 +99,23 @@ function validateRow(raw: RawRow, line: number, errors: RowError[]): ImportRow |
   } else if (raw.parents !== undefined && raw.parents !== null) problems.push('parents must be text or an array of codes');
   if (parents.includes(code) && code !== '') problems.push('a code cannot be its own parent');
   if (new Set(parents).size !== parents.length) problems.push('parents lists a code twice');
+  if (!parents.every(wellFormed)) problems.push(notUnicode('parents'));
 
   // No prototype: a column named __proto__ or constructor is an attribute like any other.
   const attributes: Record<string, AttributeValue> = Object.create(null);
-  const names = Object.keys(raw.attributes).sort();
-  if (names.length > MAX_ATTRIBUTES) problems.push(`more than ${MAX_ATTRIBUTES} attributes`);
+  let names = Object.keys(raw.attributes);
+  if (names.length > MAX_ATTRIBUTES) {
+    problems.push(`more than ${MAX_ATTRIBUTES} attributes (${names.length})`);
+    names = [];
+  }
   let rowText = code.length + display.length + (definition?.length ?? 0) + parents.join(';').length;
-  for (const name of names) {
+  for (const name of names.sort()) {
     const value = raw.attributes[name];
-    if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+    if (!wellFormed(name)) {
+      problems.push(notUnicode(`attribute name ${JSON.stringify(name)}`));
+    } else if (typeof value === 'string' && !wellFormed(value)) {
+      problems.push(notUnicode(`attribute ${name}`));
+    } else if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
       attributes[name] = value === '' ? null : (value as AttributeValue);
       rowText += name.length + (typeof value === 'string' ? value.length : 8);
     } else {
@@ -118,75 +139,12 @@ function checkDuplicates(rows: ImportRow[], errors: RowError[]): void {
   }
 }
 
-/**
- * A byte stream that is not UTF-8 text; `lines` is the line of the first bad
- * byte. The message leaves the line out: every row error is printed after it.
- */
-class NotUtf8 extends Error {
-  readonly lines: number;
-  constructor(line: number) {
-    super('not valid UTF-8 text: save the file as UTF-8');
-    this.lines = line;
-  }
-}
-
-/**
- * Passes the bytes through and fails at the first one that is not UTF-8:
- * decoding with replacement would import U+FFFD in place of the bad bytes.
- */
-function utf8Guard(): Transform {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let line = 1;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      try {
-        decoder.decode(chunk, { stream: true });
-      } catch {
-        // Find the line within this chunk that holds the bad bytes.
-        let start = 0;
-        for (let end = chunk.indexOf(10); ; end = chunk.indexOf(10, start)) {
-          if (!isUtf8(chunk.subarray(start, end === -1 ? chunk.length : end))) break;
-          if (end === -1) break;
-          line++;
-          start = end + 1;
-        }
-        done(new NotUtf8(line));
-        return;
-      }
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) line++;
-      done(null, chunk);
-    },
-    flush(done) {
-      try {
-        decoder.decode();
-        done();
-      } catch {
-        done(new NotUtf8(line));
-      }
-    },
-  });
-}
-
-function progressStream(file: string, onProgress?: ByteProgress) {
-  const total = statSync(file).size;
-  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
-  let read = 0;
-  if (onProgress) {
-    stream.on('data', (chunk) => {
-      read += chunk.length;
-      onProgress(read, total);
-    });
-  }
-  const guarded = utf8Guard();
-  stream.on('error', (error) => guarded.destroy(error));
-  return stream.pipe(guarded);
-}
-
 async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<ParseResult> {
   const rows: ImportRow[] = [];
   const errors: RowError[] = [];
-  const source = progressStream(file, onProgress);
-  const parser = parseCsv({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true });
+  const source = readText(file, onProgress);
+  // A record (a quoted field may span lines) is held to the limit of a line.
+  const parser = parseCsv({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_LINE_BYTES });
   // pipe() does not pass errors on: a file that is not UTF-8 must end the parse.
   source.on('error', (error) => parser.destroy(error));
   source.pipe(parser);
@@ -203,6 +161,7 @@ async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<Pa
       for (const field of record) lastLine += lineBreaks(field);
       if (header === null) {
         header = record.map((name) => name.trim());
+        // Checked before any row: every row of a file with too many columns would be refused anyway.
         const problems = headerProblems(header);
         if (problems.length > 0) return { rows, errors: problems.map((message) => ({ line, message })) };
         continue;
@@ -222,12 +181,26 @@ async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<Pa
       if (errors.length >= MAX_ERRORS) break;
     }
   } catch (error) {
-    const err = error as { lines?: number; message: string };
-    errors.push({ line: err.lines ?? 0, message: error instanceof NotUtf8 ? err.message : `not valid CSV: ${err.message}` });
+    errors.push(csvReadError(error, lastLine + 1));
+  } finally {
+    source.destroy();
   }
   if (header === null && errors.length === 0) errors.push({ line: 1, message: 'the file is empty: expected a header line with at least code,display' });
   checkDuplicates(rows, errors);
   return { rows, errors };
+}
+
+/** What ended the reading of a CSV file early; `nextLine` is where the record being read began. */
+function csvReadError(error: unknown, nextLine: number): RowError {
+  if (error instanceof UnreadableLine) return { line: error.line, message: error.message };
+  const err = error as { code?: string; lines?: number; message: string };
+  if (err.code === 'CSV_MAX_RECORD_SIZE') {
+    return {
+      line: nextLine,
+      message: `the record starting here is longer than 1 MiB (${MAX_LINE_BYTES} characters): is a quote left open?`,
+    };
+  }
+  return { line: err.lines ?? 0, message: `not valid CSV: ${err.message}` };
 }
 
 /** Line breaks inside a (quoted) field: CRLF, LF or a lone CR each end one line. */
@@ -242,6 +215,14 @@ function lineBreaks(field: string): number {
 }
 
 function headerProblems(header: string[]): string[] {
+  const attributeColumns = header.filter((name) => !KNOWN.has(name)).length;
+  if (attributeColumns > MAX_ATTRIBUTES) {
+    // Alone and first: the other checks list or compare every column name.
+    return [
+      `the header has ${header.length} columns, ${attributeColumns} of them attributes: at most ${MAX_ATTRIBUTES} attribute columns are allowed ` +
+        `(${MAX_ATTRIBUTES + KNOWN.size} columns with ${[...KNOWN].join(', ')})`,
+    ];
+  }
   const problems: string[] = [];
   for (const required of ['code', 'display']) {
     if (!header.includes(required)) problems.push(`the header has no ${required} column (columns: ${header.join(', ')})`);
@@ -255,7 +236,8 @@ function headerProblems(header: string[]): string[] {
 async function parseNdjsonFile(file: string, onProgress?: ByteProgress): Promise<ParseResult> {
   const rows: ImportRow[] = [];
   const errors: RowError[] = [];
-  const lines = createInterface({ input: progressStream(file, onProgress), crlfDelay: Infinity });
+  const input = readText(file, onProgress);
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let line = 0;
   try {
     for await (const raw of lines) {
@@ -283,13 +265,16 @@ async function parseNdjsonFile(file: string, onProgress?: ByteProgress): Promise
         Object.assign(attributes, obj.attributes);
       }
       for (const [name, v] of Object.entries(obj)) if (!KNOWN.has(name) && name !== 'attributes') attributes[name] = v;
-      const row = validateRow({ code: obj.code, display: obj.display, definition: obj.definition, status: obj.status, parents: obj.parents, attributes }, line, errors);
+      const fields = { code: obj.code, display: obj.display, definition: obj.definition, status: obj.status, parents: obj.parents, attributes };
+      const row = validateRow(fields, line, errors, text.includes('\\u'));
       if (row) rows.push(row);
       if (errors.length >= MAX_ERRORS) break;
     }
   } catch (error) {
-    if (!(error instanceof NotUtf8)) throw error;
-    errors.push({ line: error.lines, message: error.message });
+    if (!(error instanceof UnreadableLine)) throw error;
+    errors.push({ line: error.line, message: error.message });
+  } finally {
+    input.destroy();
   }
   checkDuplicates(rows, errors);
   return { rows, errors };

@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import type { CodeStatus } from '../../domain/records.ts';
 import type { ChangeWrite, CodeWrite, ImportTransaction, StoredCode } from '../store.ts';
-import { storedCodeFromJson } from '../stored-code.ts';
+import { storedCodeFromRow } from '../stored-code.ts';
 import { arrays, exec } from './pg-client.ts';
 
 /** Rows per INSERT … SELECT FROM unnest(…): large enough to amortise the round trip. */
@@ -22,23 +22,26 @@ export class PostgresImportTransaction implements ImportTransaction {
   }
 
   async codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>> {
-    const found = await arrays<[string, string, CodeStatus]>(this.client, 'SELECT code, hash, status FROM codes WHERE system = $1', [system]);
+    const found = await arrays<[string, string, CodeStatus]>(this.client, 'SELECT id, hash, status FROM codes WHERE system = $1', [system]);
     const map = new Map<string, { hash: string; status: CodeStatus }>();
-    for (const [code, hash, status] of found) map.set(code, { hash, status });
+    for (const [id, hash, status] of found) map.set(id, { hash, status });
     return map;
   }
 
   async codesById(ids: string[]): Promise<StoredCode[]> {
     const out: StoredCode[] = [];
     for (const part of chunks(ids)) {
-      const found = await arrays<[string]>(this.client, 'SELECT json FROM codes WHERE id = ANY($1::text[])', [part]);
-      for (const [json] of found) out.push(storedCodeFromJson(json));
+      const found = await arrays<[string, string]>(this.client, 'SELECT id, json FROM codes WHERE id = ANY($1::text[])', [part]);
+      for (const [id, json] of found) out.push(storedCodeFromRow(id, json));
     }
     return out;
   }
 
-  async latestEffectiveDate(): Promise<string | null> {
-    const [[latest] = [null]] = await arrays<[string | null]>(this.client, 'SELECT max(effective_date) FROM changes');
+  async latestEffectiveDate(system: string | null): Promise<string | null> {
+    const [[latest] = [null]] =
+      system === null
+        ? await arrays<[string | null]>(this.client, 'SELECT max(effective_date) FROM changes')
+        : await arrays<[string | null]>(this.client, 'SELECT max(effective_date) FROM changes WHERE system = $1', [system]);
     return latest;
   }
 

@@ -19,7 +19,7 @@ import type {
   StoredCode,
 } from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
-import { storedCodeFromJson } from '../stored-code.ts';
+import { storedCodeFromRow } from '../stored-code.ts';
 import { SqliteAccessStore } from './access-store.ts';
 import { SqliteDashboardStore } from './dashboard-store.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
@@ -215,31 +215,37 @@ function toRawPage<R extends unknown[], K>(rows: R[], limit: number, jsonAt: num
 
 class SqliteImportTransaction implements ImportTransaction {
   private readonly db: DatabaseSync;
+  private codeById: StatementSync | null = null;
   constructor(db: DatabaseSync) {
     this.db = db;
   }
 
   async codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>> {
     const map = new Map<string, { hash: string; status: CodeStatus }>();
-    const stmt = this.db.prepare('SELECT code, hash, status FROM codes WHERE system = ?');
-    for (const row of stmt.iterate(system) as Iterable<{ code: string; hash: string; status: CodeStatus }>) {
-      map.set(row.code, { hash: row.hash, status: row.status });
+    const stmt = this.db.prepare('SELECT id, hash, status FROM codes WHERE system = ?');
+    for (const row of stmt.iterate(system) as Iterable<{ id: string; hash: string; status: CodeStatus }>) {
+      map.set(row.id, { hash: row.hash, status: row.status });
     }
     return map;
   }
 
   async codesById(ids: string[]): Promise<StoredCode[]> {
-    const stmt = this.db.prepare('SELECT json FROM codes WHERE id = ?');
+    // Kept for the transaction: a walk up a deep hierarchy asks for one id at a time.
+    this.codeById ??= this.db.prepare('SELECT id, json FROM codes WHERE id = ?');
     const out: StoredCode[] = [];
     for (const id of ids) {
-      const row = stmt.get(id) as { json: string } | undefined;
-      if (row) out.push(storedCodeFromJson(row.json));
+      const row = this.codeById.get(id) as { id: string; json: string } | undefined;
+      if (row) out.push(storedCodeFromRow(row.id, row.json));
     }
     return out;
   }
 
-  async latestEffectiveDate(): Promise<string | null> {
-    const row = this.db.prepare('SELECT max(effective_date) AS latest FROM changes').get() as { latest: string | null };
+  async latestEffectiveDate(system: string | null): Promise<string | null> {
+    const row = (
+      system === null
+        ? this.db.prepare('SELECT max(effective_date) AS latest FROM changes').get()
+        : this.db.prepare('SELECT max(effective_date) AS latest FROM changes WHERE system = ?').get(system)
+    ) as { latest: string | null };
     return row.latest;
   }
 

@@ -1,0 +1,113 @@
+/**
+ * The bytes of an import file, checked as they stream past: UTF-8 text in
+ * lines of at most 1 MiB. A file that breaks either rule fails at the chunk
+ * where it does, before a parser has buffered the bad line whole.
+ */
+import { isUtf8 } from 'node:buffer';
+import { createReadStream, statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
+
+/** Bytes read so far of the whole file, for a progress bar. */
+export type ByteProgress = (bytesRead: number, totalBytes: number) => void;
+
+/** No row comes near this (a row holds at most 32 KiB of text): a longer line is a wrong file. */
+export const MAX_LINE_BYTES = 1 << 20;
+
+/**
+ * Bytes that cannot be read as lines of text; `line` is the line they are on.
+ * The message leaves the line out: every row error is printed after it.
+ */
+export class UnreadableLine extends Error {
+  readonly line: number;
+  constructor(line: number, message: string) {
+    super(message);
+    this.name = 'UnreadableLine';
+    this.line = line;
+  }
+}
+
+function notUtf8(line: number): UnreadableLine {
+  return new UnreadableLine(line, 'not valid UTF-8 text: save the file as UTF-8');
+}
+
+function tooLong(line: number): UnreadableLine {
+  return new UnreadableLine(
+    line,
+    `longer than 1 MiB (${MAX_LINE_BYTES} bytes), and a row holds at most 32 KiB of text: check that this is the right file and format`,
+  );
+}
+
+/**
+ * Passes the bytes through and fails at the first one that is not UTF-8
+ * (decoding with replacement would import U+FFFD in place of the bad bytes),
+ * or at the first line longer than MAX_LINE_BYTES, as soon as it is.
+ */
+function textGuard(): Transform {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  /** The line the next byte belongs to, and how many bytes of it have passed. */
+  let line = 1;
+  let lineBytes = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      try {
+        decoder.decode(chunk, { stream: true });
+      } catch {
+        done(notUtf8(lineOfBadBytes(chunk, line)));
+        return;
+      }
+      let start = 0;
+      for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+        if (lineBytes + (end - start) > MAX_LINE_BYTES) {
+          done(tooLong(line));
+          return;
+        }
+        line++;
+        lineBytes = 0;
+        start = end + 1;
+      }
+      lineBytes += chunk.length - start;
+      if (lineBytes > MAX_LINE_BYTES) {
+        done(tooLong(line));
+        return;
+      }
+      done(null, chunk);
+    },
+    flush(done) {
+      try {
+        decoder.decode();
+        done();
+      } catch {
+        done(notUtf8(line));
+      }
+    },
+  });
+}
+
+/** The line, counted from `firstLine` at the chunk's start, that holds the chunk's first bad bytes. */
+function lineOfBadBytes(chunk: Buffer, firstLine: number): number {
+  let line = firstLine;
+  let start = 0;
+  for (let end = chunk.indexOf(10); ; end = chunk.indexOf(10, start)) {
+    if (!isUtf8(chunk.subarray(start, end === -1 ? chunk.length : end))) return line;
+    if (end === -1) return line;
+    line++;
+    start = end + 1;
+  }
+}
+
+/** The file's bytes through the text guard; errors of the file itself come out of the same stream. */
+export function readText(file: string, onProgress?: ByteProgress): Readable {
+  const total = statSync(file).size;
+  const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+  let read = 0;
+  if (onProgress) {
+    stream.on('data', (chunk) => {
+      read += chunk.length;
+      onProgress(read, total);
+    });
+  }
+  const guarded = textGuard();
+  stream.on('error', (error) => guarded.destroy(error));
+  return stream.pipe(guarded);
+}
