@@ -147,7 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch {
     throw new ConfigError(`PUBLIC_URL: expected an http:// or https:// URL, got "${env.PUBLIC_URL}"`);
   }
-  const database = Object.freeze(parseDatabaseUrl(env.DATABASE_URL ?? DEFAULTS.DATABASE_URL, process.cwd(), parsePoolSize(env.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE)));
+  const database = Object.freeze(parseDatabaseUrl(env.DATABASE_URL ?? DEFAULTS.DATABASE_URL, process.cwd(), parsePostgresOptions(env)));
   return Object.freeze({
     port,
     host,
