@@ -13,6 +13,8 @@ import type { EndpointName } from '../../src/domain/access.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
 import type { ImportSummary } from '../../src/services/import/importer.ts';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { StoreUnavailableError, type CodePageQuery, type RawPage } from '../../src/store/store.ts';
 import { importRowsInto, tempDir, type ImportRowsOptions } from '../helpers/context.ts';
 
 export const ALL_ENDPOINTS: EndpointName[] = ['codes.list', 'codes.get', 'changes.list'];
@@ -28,18 +30,49 @@ export interface TestServer {
   dir: string;
   deps: Deps;
   app: FastifyInstance;
+  /** The FaultyStore when the server was started with `faulty`. */
+  faults: FaultyStore | null;
   /** A live key of a new organisation on a plan of its own (default: every endpoint, no practical limit). */
   customer(limits?: PlanLimits): Promise<string>;
   importRows(rows: Record<string, string>[], options: ImportRowsOptions): Promise<ImportSummary>;
   close(): Promise<void>;
 }
 
+/** A real SQLite store whose code reads fail while `fault` is set: a broken read (500), an unreachable database (503). */
+export class FaultyStore extends SqliteStore {
+  fault: 'broken' | 'unreachable' | null = null;
+
+  private failIfFaulty(): void {
+    if (this.fault === 'broken') throw new Error('disk I/O error');
+    if (this.fault === 'unreachable') throw new StoreUnavailableError('the database cannot be reached');
+  }
+
+  override async codeJson(id: string): Promise<string | null> {
+    this.failIfFaulty();
+    return super.codeJson(id);
+  }
+
+  override async pageCodes(q: CodePageQuery): Promise<RawPage<string>> {
+    this.failIfFaulty();
+    return super.pageCodes(q);
+  }
+}
+
+export interface TestServerOptions {
+  /** The clock the limiter reads. */
+  now?: () => number;
+  /** Serve from a FaultyStore, reachable as server.store. */
+  faulty?: boolean;
+}
+
 let customers = 0;
 
-export async function startTestServer(options: { now?: () => number } = {}): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = tempDir('codebook-client-');
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'codebook.db')}`, LOG_LEVEL: 'silent' });
-  const deps = await createDeps(config, options.now ? { now: options.now } : {});
+  const path = join(dir, 'codebook.db');
+  const config = loadConfig({ DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'silent' });
+  const store = options.faulty ? new FaultyStore({ path }) : undefined;
+  const deps = await createDeps(config, { ...(options.now ? { now: options.now } : {}), ...(store ? { store } : {}) });
   const app = await buildApp(deps);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -47,6 +80,7 @@ export async function startTestServer(options: { now?: () => number } = {}): Pro
     dir,
     deps,
     app,
+    faults: store ?? null,
     async customer(limits = {}) {
       const name = `client-test-${++customers}`;
       await setPlan(deps.admin, {
