@@ -22,7 +22,9 @@ export function toPage<T>(envelope: PageEnvelope<T>): Page<T> {
   return { data: envelope.data, hasMore, nextCursor: hasMore ? nextCursor : undefined };
 }
 
-export class PageRequest<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
+// Shaped like a Promise, so that it goes wherever one is expected (Promise.all, assert.rejects, a Promise-typed return).
+export class PageRequest<T> implements Promise<Page<T>>, AsyncIterable<T> {
+  readonly [Symbol.toStringTag] = 'PageRequest';
   readonly #fetchPage: PageFetcher<T>;
   readonly #cursor: string | undefined;
   #first: Promise<Page<T>> | undefined;
