@@ -28,6 +28,7 @@ export {
   SystemNotFoundError,
   UnknownParameterError,
   UnsupportedMediaTypeError,
+  type CodebookErrorInit,
   type ErrorCode,
 } from './errors.ts';
 export { ChangeFeed, type FollowOptions } from './follow.ts';
