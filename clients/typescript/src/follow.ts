@@ -19,9 +19,8 @@
  * that point never sees them (no cursor reader does).
  */
 import { CodebookConnectionError, RateLimitExceededError, ServiceUnavailableError } from './errors.ts';
-import { toPage, type PageEnvelope } from './page.ts';
 import { sleep } from './runtime.ts';
-import type { Change, ListChangesParams, RequestOptions } from './types.ts';
+import type { Change, ListChangesParams, Page } from './types.ts';
 
 export interface FollowOptions extends Omit<ListChangesParams, 'cursor'> {
   /**
@@ -32,6 +31,8 @@ export interface FollowOptions extends Omit<ListChangesParams, 'cursor'> {
   since?: string | null;
   /** Stops following: the loop ends (no error) once the signal aborts. */
   signal?: AbortSignal;
+  /** Changes per request (default 200, the most the API gives). */
+  limit?: number;
   /** First wait, in ms, after the follower has caught up (default 2 000); doubles while nothing new comes. */
   pollIntervalMs?: number;
   /** Longest wait between polls, in ms (default 60 000). */
@@ -50,10 +51,11 @@ interface FeedPosition {
   last: FeedKey | null;
 }
 
-export type ChangePageFetcher = (query: ListChangesParams, options: RequestOptions) => Promise<PageEnvelope<Change>>;
+export type ChangePageFetcher = (params: ListChangesParams) => PromiseLike<Page<Change>>;
 
 const POSITION_PREFIX = 'cbf1.';
-const FILTERS = ['system', 'code_id', 'type', 'effective_from', 'effective_to'] as const;
+/** What is not a filter of the feed: paging, the call's options, the follower's own. */
+const NOT_FILTERS = new Set(['limit', 'cursor', 'signal', 'timeoutMs', 'maxRetries', 'since', 'pollIntervalMs', 'maxPollIntervalMs']);
 
 function base64url(text: string): string {
   let binary = '';
@@ -68,8 +70,10 @@ function fromBase64url(text: string): string {
 
 /** The filters as text, so that a position is refused with filters other than its own. */
 function filterText(options: FollowOptions): string {
-  return FILTERS.filter((name) => options[name] !== undefined)
-    .map((name) => `${name}=${encodeURIComponent(String(options[name]))}`)
+  return Object.entries(options)
+    .filter(([name, value]) => !NOT_FILTERS.has(name) && value !== undefined && value !== null)
+    .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
+    .sort()
     .join('&');
 }
 
@@ -141,15 +145,16 @@ export class ChangeFeed implements AsyncIterable<Change> {
   }
 
   async *#follow(): AsyncGenerator<Change, void, undefined> {
-    const { signal, pollIntervalMs = 2_000, maxPollIntervalMs = 60_000, since: _since, ...query } = this.#options;
-    const limit = query.limit ?? 200;
+    const { pollIntervalMs = 2_000, maxPollIntervalMs = 60_000, since: _since, ...params } = this.#options;
+    const { signal } = params;
+    const limit = params.limit ?? 200;
     let wait = pollIntervalMs;
     try {
       while (!signal?.aborted) {
         const { cursor, last } = this.#state;
-        let envelope: PageEnvelope<Change>;
+        let page: Page<Change>;
         try {
-          envelope = await this.#fetchPage({ ...query, limit, cursor: cursor ?? undefined }, signal ? { signal } : {});
+          page = await this.#fetchPage({ ...params, limit, cursor: cursor ?? undefined });
         } catch (error) {
           if (signal?.aborted) return;
           if (!transient(error)) throw error;
@@ -158,7 +163,6 @@ export class ChangeFeed implements AsyncIterable<Change> {
           wait = Math.min(maxPollIntervalMs, wait * 2);
           continue;
         }
-        const page = toPage(envelope);
         let latest = last;
         for (const change of page.data) {
           if (!after(change, latest)) continue;

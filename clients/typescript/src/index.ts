@@ -43,6 +43,7 @@ export type {
   Code,
   CodeStatus,
   ErrorBody,
+  GetCodeParams,
   ListChangesParams,
   ListCodeChangesParams,
   ListCodesParams,

@@ -11,8 +11,10 @@ type Json<R> = R extends { content: { 'application/json': infer Body } } ? Body 
 /** The JSON body of an operation's 200 answer. */
 export type ResponseOf<Op extends OperationId> = Json<operations[Op]['responses'][200]>;
 
-/** The query parameters of an operation, as the API names them. */
-export type QueryOf<Op extends OperationId> = NonNullable<operations[Op]['parameters']['query']>;
+/** The query parameters of an operation, as the API names them (none: an empty object). */
+export type QueryOf<Op extends OperationId> = [NonNullable<operations[Op]['parameters']['query']>] extends [never]
+  ? Record<never, never>
+  : NonNullable<operations[Op]['parameters']['query']>;
 
 /** The records of a collection operation's pages. */
 export type ItemOf<Op extends OperationId> = ResponseOf<Op> extends { data: (infer Item)[] } ? Item : never;
@@ -26,9 +28,13 @@ export type Change = ItemOf<'listChanges'>;
 export type CodeStatus = Code['status'];
 export type ChangeType = Change['type'];
 
-export type ListCodesParams = QueryOf<'listCodes'>;
-export type ListChangesParams = QueryOf<'listChanges'>;
-export type ListCodeChangesParams = QueryOf<'listCodeChanges'>;
+/** The parameters of a call: the API's query parameters, and the options of the call itself. */
+export type ParamsOf<Op extends OperationId> = QueryOf<Op> & RequestOptions;
+
+export type GetCodeParams = ParamsOf<'getCode'>;
+export type ListCodesParams = ParamsOf<'listCodes'>;
+export type ListChangesParams = ParamsOf<'listChanges'>;
+export type ListCodeChangesParams = ParamsOf<'listCodeChanges'>;
 
 /** The body of every error answer. */
 export type ErrorBody = Json<operations['listCodes']['responses'][400]>;
@@ -45,7 +51,7 @@ export interface Page<T> {
   nextCursor: string | undefined;
 }
 
-/** Options of a single call, beside its parameters. */
+/** Options of a call, given beside its parameters (they are not sent). */
 export interface RequestOptions {
   /** Aborts the call, also while it waits to retry. */
   signal?: AbortSignal;
