@@ -146,6 +146,29 @@ describe('the packed client', () => {
   });
 });
 
+/** What the README's examples use without defining it: the reader's own mirror, and Node.js's process. */
+const README_PREAMBLE = `
+declare const mirror: { loadPosition(): Promise<string | null>; apply(change: import('@codebook/client').Change, position: string): Promise<void> };
+declare const process: { env: Record<string, string | undefined>; once(event: string, listener: () => void): void };
+`;
+
+describe("the client's README", () => {
+  test('every TypeScript example type-checks with tsc --strict against the packed client', async () => {
+    const readme = readFileSync(join(PACKAGE, 'README.md'), 'utf8');
+    const examples = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    assert.ok(examples.length >= 8, `found ${examples.length} examples`);
+    const files = examples.map((code, i) => {
+      const file = `readme-${i + 1}.ts`;
+      writeFileSync(join(project, file), `${README_PREAMBLE}${code}\nexport {};\n`);
+      return file;
+    });
+    const result = await run(TSC, ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', ...files], { cwd: project, timeout: 120_000 }).catch(
+      (e: { stdout: string }) => e,
+    );
+    assert.equal('stdout' in result ? result.stdout : '', '', 'tsc reported errors in the README examples (readme-N.ts is the Nth ```ts block)');
+  });
+});
+
 const skipBrowser = chromiumMissing();
 if (skipBrowser) console.log(`# ${skipBrowser}`);
 
