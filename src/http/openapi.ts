@@ -11,7 +11,22 @@ const description = `Codebook serves a code set and the history of its changes.
 
 **Paging.** Collections return \`{"data": [...], "pagination": {"has_more", "next_cursor"}}\`. To get the next page, send \`next_cursor\` as \`cursor\`. There is no offset or page number. Cursors are opaque and bound to their collection and filters.
 
-**Errors.** Every error is \`{"error": {"code", "message", "param"?, "request_id"}}\`, and every response has a \`Request-Id\` header.`;
+**Errors.** Every error is \`{"error": {"code", "message", "param"?, "request_id"}}\`, and every response has a \`Request-Id\` header.
+
+**Client library.** From TypeScript or JavaScript, \`@codebook/client\` (in the repository's \`clients/typescript/\`) sends the key, follows the cursors, raises one error class per code and waits out a 429 or a 503. Beside curl:
+
+\`\`\`
+curl -H "Authorization: Bearer $KEY" "$BASE/v1/codes/iso4217:EUR"
+await codebook.codes.get('iso4217:EUR')
+
+curl -H "Authorization: Bearer $KEY" "$BASE/v1/codes?system=iso4217&limit=200"   # then &cursor=…, page after page
+for await (const code of codebook.codes.list({ system: 'iso4217', limit: 200 })) { … }
+
+curl -H "Authorization: Bearer $KEY" "$BASE/v1/changes?limit=200"   # then &cursor=…, and again later for new changes
+for await (const change of codebook.changes.follow({ since: savedPosition })) { … }   // resumes exactly after the saved position
+\`\`\`
+
+where \`const codebook = new Codebook({ apiKey, baseUrl })\`.`;
 
 export interface OpenApiSettings {
   /** PUBLIC_URL when it is set; otherwise the document names its own host (a relative "/"). */

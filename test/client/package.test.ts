@@ -152,12 +152,13 @@ declare const mirror: { loadPosition(): Promise<string | null>; apply(change: im
 declare const process: { env: Record<string, string | undefined>; once(event: string, listener: () => void): void };
 `;
 
-describe("the client's README", () => {
-  test('every TypeScript example type-checks with tsc --strict against the packed client', async () => {
-    const readme = readFileSync(join(PACKAGE, 'README.md'), 'utf8');
-    const examples = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-    assert.ok(examples.length >= 8, `found ${examples.length} examples`);
-    const files = examples.map((code, i) => {
+describe('the READMEs', () => {
+  test("every TypeScript example (the client's README, the main README's Client library) type-checks with tsc --strict against the packed client", async () => {
+    const examples = [join(PACKAGE, 'README.md'), join(ROOT, 'README.md')].flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => ({ file, code: m[1]! })),
+    );
+    assert.ok(examples.length >= 9, `found ${examples.length} examples`);
+    const files = examples.map(({ code }, i) => {
       const file = `readme-${i + 1}.ts`;
       writeFileSync(join(project, file), `${README_PREAMBLE}${code}\nexport {};\n`);
       return file;
@@ -165,7 +166,8 @@ describe("the client's README", () => {
     const result = await run(TSC, ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', ...files], { cwd: project, timeout: 120_000 }).catch(
       (e: { stdout: string }) => e,
     );
-    assert.equal('stdout' in result ? result.stdout : '', '', 'tsc reported errors in the README examples (readme-N.ts is the Nth ```ts block)');
+    const where = examples.map(({ file }, i) => `readme-${i + 1}.ts: ${file.slice(ROOT.length)}`).join(', ');
+    assert.equal('stdout' in result ? result.stdout : '', '', `tsc reported errors in the README examples (${where})`);
   });
 });
 
