@@ -209,6 +209,21 @@ describe('in a web page', () => {
   });
 });
 
+describe('rate limits', () => {
+  test('rateLimit is null before the first answer, then the last RateLimit fields, parsed; no month on a plan without an allowance', async () => {
+    assert.equal(client().rateLimit, null);
+    const codebook = client();
+    await codebook.codes.get('alpha:C000');
+    const state = codebook.rateLimit;
+    assert.equal(state?.minute?.limit, 1_000_000);
+    assert.equal(state?.minute?.windowSeconds, 60);
+    assert.ok(state!.minute!.remaining < 1_000_000);
+    assert.ok(state!.minute!.resetSeconds >= 0 && state!.minute!.resetSeconds <= 60);
+    assert.equal(state?.month, undefined);
+    assert.deepEqual(Object.keys(state!.windows), ['minute']);
+  });
+});
+
 describe('raw requests', () => {
   test('client.request reaches any path with the key, the errors and the retries of the typed methods', async () => {
     const page = await client().request<{ data: Code[] }>({ path: '/v1/codes', query: { limit: 3, system: 'beta' } });

@@ -11,6 +11,7 @@
  * sent early would meet the same full minute and be refused again.
  */
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -132,6 +133,29 @@ describe('connection failures', () => {
     }
     assert.equal((await call).id, 'alpha:C002');
     assert.deepEqual(statuses(sent), ['no answer', 200]);
+  });
+
+  test('without AbortSignal.any (Node.js 18), the time limit and the caller\'s signal still end an attempt, and no listener stays behind', async (t) => {
+    const any = AbortSignal.any;
+    (AbortSignal as { any?: unknown }).any = undefined;
+    t.after(() => {
+      AbortSignal.any = any;
+    });
+    const caller = new AbortController();
+    const { client, sent } = viaProxy({ maxRetries: 0, timeoutMs: 300 });
+    for (let i = 0; i < 3; i++) assert.equal((await client.codes.get('alpha:C001', { signal: caller.signal })).id, 'alpha:C001');
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
+    proxy.stall();
+    try {
+      await assert.rejects(client.codes.get('alpha:C001', { signal: caller.signal }), /No answer within 300 ms/);
+      const pending = client.codes.get('alpha:C001', { signal: caller.signal, timeoutMs: 60_000 });
+      await until(() => sent.length === 5, 'the last attempt to be sent');
+      caller.abort(new Error('stopped by the caller'));
+      await assert.rejects(pending, /stopped by the caller/);
+    } finally {
+      proxy.resume();
+    }
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
   });
 
   test("the caller's signal ends the call while it waits to retry, and nothing more is sent", async () => {
