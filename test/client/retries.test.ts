@@ -12,6 +12,8 @@
  */
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -174,5 +176,37 @@ describe('connection failures', () => {
     } finally {
       await proxy.restore();
     }
+  });
+});
+
+describe('a gateway in front of the service', () => {
+  test("a load balancer's HTML 502 while its upstream is away is retried; its HTML 404 is not", async (t) => {
+    // A reverse proxy to the real server, answering as nginx does when it has no upstream.
+    let upstreamAway = true;
+    const gateway = createServer(async (req, res) => {
+      if (upstreamAway) {
+        upstreamAway = false;
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+        return;
+      }
+      if (!req.url?.startsWith('/v1/')) {
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>404 Not Found</h1></body></html>');
+        return;
+      }
+      const answer = await fetch(`${server.url}${req.url}`, { headers: { authorization: req.headers.authorization ?? '' } });
+      res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise<void>((resolve) => gateway.close(() => resolve())));
+    const key = await server.customer();
+    const base = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    const { client, sent } = clientFor(key, { baseUrl: base });
+    assert.equal((await client.codes.get('alpha:C000')).id, 'alpha:C000');
+    assert.deepEqual(statuses(sent), [502, 200]);
+    const wrongPrefix = clientFor(key, { baseUrl: `${base}/codebook` });
+    const error = await wrongPrefix.client.codes.get('alpha:C000').catch((e: unknown) => e);
+    assert.ok(error instanceof CodebookConnectionError);
+    assert.equal(error.status, 404);
+    assert.equal(wrongPrefix.sent.length, 1);
   });
 });

@@ -38,6 +38,9 @@ export interface TransportSettings {
   fetch: FetchLike;
 }
 
+/** What a load balancer or proxy answers for a service that is down or slow: worth another try. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
 /** First wait after a 503 without Retry-After or a failed connection; doubles per retry, up to the cap. */
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
@@ -125,6 +128,7 @@ export class Transport {
   }
 
   async #attempt<T>(url: string, init: RequestInit, timeoutMs: number, caller: AbortSignal | undefined): Promise<T> {
+    const what = `${init.method} ${url.slice(this.baseUrl.length)}`;
     const attempt = attemptSignal(timeoutMs, caller);
     try {
       let res: Response;
@@ -142,17 +146,18 @@ export class Transport {
       } catch (error) {
         if (attempt.signal.aborted) throw this.#failure(error, attempt, caller, timeoutMs, 'The answer was cut off');
         const type = res.headers.get('content-type') ?? 'no content type';
-        throw new CodebookConnectionError(
-          `${init.method} ${url.slice(this.baseUrl.length)} was answered ${res.status} with something other than JSON (${type}): is ${this.baseUrl} a Codebook service?`,
-          { status: res.status, requestId, retryable: res.status === 502 || res.status === 503 || res.status === 504 },
-        );
+        throw new CodebookConnectionError(`${what} was answered ${res.status} with something other than JSON (${type}): is ${this.baseUrl} a Codebook service?`, {
+          status: res.status,
+          requestId,
+          retryable: GATEWAY_STATUSES.has(res.status),
+        });
       }
       if (res.ok) return body as T;
       if (!isErrorBody(body)) {
-        throw new CodebookConnectionError(`${init.method} was answered ${res.status} with JSON that is not a Codebook error.`, {
+        throw new CodebookConnectionError(`${what} was answered ${res.status} with JSON that is not a Codebook error.`, {
           status: res.status,
           requestId,
-          retryable: res.status === 502 || res.status === 503 || res.status === 504,
+          retryable: GATEWAY_STATUSES.has(res.status),
         });
       }
       const { code, message, param, request_id } = body.error;
