@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/', 'test-results/', 'bench/results/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', 'test-results/', 'bench/results/', 'clients/typescript/dist/', 'clients/typescript/node_modules/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

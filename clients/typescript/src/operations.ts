@@ -1,0 +1,31 @@
+/**
+ * Every operation of the API and the client method that calls it: the one
+ * table a new endpoint is added to (see CONTRIBUTING.md). The drift test
+ * checks it against the service's OpenAPI document both ways, method and path
+ * included, and that each method exists on the client.
+ */
+import type { OperationId } from './types.ts';
+
+export interface OperationEntry {
+  method: 'GET' | 'POST';
+  /** The path as the OpenAPI document writes it, `{name}` for a path parameter. */
+  path: string;
+  /** The client method, as `resource.method` (`client.codes.list`). */
+  clientMethod: string;
+}
+
+export const OPERATIONS = {
+  listCodes: { method: 'GET', path: '/v1/codes', clientMethod: 'codes.list' },
+  getCode: { method: 'GET', path: '/v1/codes/{code_id}', clientMethod: 'codes.get' },
+  listCodeChanges: { method: 'GET', path: '/v1/codes/{code_id}/changes', clientMethod: 'codes.changes' },
+  listChanges: { method: 'GET', path: '/v1/changes', clientMethod: 'changes.list' },
+} as const satisfies Record<OperationId, OperationEntry>;
+
+/** The path of an operation with its parameters filled in, each percent-encoded (a `/` in a code becomes %2F). */
+export function operationPath(operation: OperationId, params: Record<string, string> = {}): string {
+  return OPERATIONS[operation].path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string.`);
+    return encodeURIComponent(value);
+  });
+}

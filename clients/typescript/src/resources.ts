@@ -1,0 +1,97 @@
+/**
+ * The client's methods, one per operation, grouped by resource. Each is a
+ * line over the shared core: `one` for a single answer, `list` for a
+ * collection (a PageRequest), both taking the operation's method and path
+ * from OPERATIONS. A call's parameters are the API's query parameters plus
+ * the call's own options (signal, timeoutMs, maxRetries), which are not sent.
+ */
+import { ChangeFeed, type FollowOptions } from './follow.ts';
+import { OPERATIONS, operationPath } from './operations.ts';
+import { PageRequest, type PageEnvelope } from './page.ts';
+import type { QueryValue, Transport } from './transport.ts';
+import type {
+  Change,
+  Code,
+  GetCodeParams,
+  ItemOf,
+  ListChangesParams,
+  ListCodeChangesParams,
+  ListCodesParams,
+  OperationId,
+  ParamsOf,
+  RequestOptions,
+  ResponseOf,
+} from './types.ts';
+
+type Query = Record<string, QueryValue>;
+
+/** The query to send, and the options of the call. */
+function split(params: RequestOptions | undefined): { query: Query; options: RequestOptions } {
+  const { signal, timeoutMs, maxRetries, ...query } = params ?? {};
+  return { query: query as Query, options: { signal, timeoutMs, maxRetries } };
+}
+
+export class Core {
+  readonly transport: Transport;
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
+
+  /** An operation answered by one value; `body` is sent as JSON. */
+  one<Op extends OperationId>(operation: Op, pathParams: Record<string, string>, params: ParamsOf<Op> | undefined, body?: unknown): Promise<ResponseOf<Op>> {
+    const { query, options } = split(params);
+    return this.transport.request<ResponseOf<Op>>({ method: OPERATIONS[operation].method, path: operationPath(operation, pathParams), query, body }, options);
+  }
+
+  /** A collection operation: each page is the same request with the next cursor. */
+  list<Op extends OperationId>(operation: Op, pathParams: Record<string, string>, params: ParamsOf<Op> | undefined): PageRequest<ItemOf<Op>> {
+    const { method } = OPERATIONS[operation];
+    const path = operationPath(operation, pathParams);
+    const { query, options } = split(params);
+    const first = typeof query.cursor === 'string' ? query.cursor : undefined;
+    return new PageRequest<ItemOf<Op>>((cursor) => this.transport.request<PageEnvelope<ItemOf<Op>>>({ method, path, query: { ...query, cursor } }, options), first);
+  }
+}
+
+export class Codes {
+  readonly #core: Core;
+  constructor(core: Core) {
+    this.#core = core;
+  }
+
+  /** GET /v1/codes/{code_id}: one code; CodeNotFoundError when there is none. */
+  get(codeId: string, params?: GetCodeParams): Promise<Code> {
+    return this.#core.one('getCode', { code_id: codeId }, params);
+  }
+
+  /** GET /v1/codes: codes ordered by id. Await for one page, or `for await` over all of them. */
+  list(params?: ListCodesParams): PageRequest<Code> {
+    return this.#core.list('listCodes', {}, params);
+  }
+
+  /** GET /v1/codes/{code_id}/changes: what happened to one code, in feed order. */
+  changes(codeId: string, params?: ListCodeChangesParams): PageRequest<Change> {
+    return this.#core.list('listCodeChanges', { code_id: codeId }, params);
+  }
+}
+
+export class Changes {
+  readonly #core: Core;
+  constructor(core: Core) {
+    this.#core = core;
+  }
+
+  /** GET /v1/changes: every change, ordered by (effective_date, id). */
+  list(params?: ListChangesParams): PageRequest<Change> {
+    return this.#core.list('listChanges', {}, params);
+  }
+
+  /**
+   * Every change after `since` (or from the start), then each new one as it is
+   * recorded, polling with backoff until `signal` aborts. Persist `position`
+   * to resume after a restart: see the README's "Following changes".
+   */
+  follow(options: FollowOptions = {}): ChangeFeed {
+    return new ChangeFeed((params) => this.#core.list('listChanges', {}, params), options);
+  }
+}

@@ -1,0 +1,1028 @@
+/**
+ * The Codebook API's types, generated from the service's /openapi.json by
+ * openapi-typescript (npm run generate). Do not edit: regenerate. A test
+ * fails when this file differs from what the running service documents.
+ */
+
+export interface paths {
+    "/v1/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List codes
+         * @description Pages through every code, ordered by id (binary string order).
+         */
+        get: operations["listCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/codes/{code_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one code */
+        get: operations["getCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List changes
+         * @description Pages through the history of changes of every code. Ordered by (effective_date, id): changes sharing an effective date are ordered by id.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/codes/{code_id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the changes of one code
+         * @description Ordered by (effective_date, id): changes sharing an effective date are ordered by id.
+         */
+        get: operations["listCodeChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listCodes: {
+        parameters: {
+            query?: {
+                /** @description Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200. */
+                limit?: number;
+                /** @description The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it. */
+                cursor?: string;
+                /** @description Only codes of this system. */
+                system?: string;
+                /** @description Only codes with this status. */
+                status?: "active" | "deprecated" | "retired";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            object: "code";
+                            /**
+                             * @description `{system}:{code}`; immutable.
+                             * @example iso4217:EUR
+                             */
+                            id: string;
+                            system: string;
+                            /** @description As published, case kept. */
+                            code: string;
+                            display: string;
+                            definition: string | null;
+                            /**
+                             * @description Lifecycle status of the code.
+                             * @enum {string}
+                             */
+                            status: "active" | "deprecated" | "retired";
+                            /** @description code_ids of the parent codes. */
+                            parents: string[];
+                            /** @description Every other column of the source. */
+                            attributes: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            /** @description The release that last changed this record. */
+                            release: string;
+                            /**
+                             * Format: date
+                             * @description Effective date of the change that added it.
+                             */
+                            effective_from: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last wrote it.
+                             */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            /** @description true when further records exist after this page. */
+                            has_more: boolean;
+                            /** @description Present only when has_more is true: send it as cursor to get the next page. */
+                            next_cursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `{system}:{code}`, percent-encoded (a `/` in the code is sent as `%2F`).
+                 * @example iso4217:EUR
+                 */
+                code_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "code";
+                        /**
+                         * @description `{system}:{code}`; immutable.
+                         * @example iso4217:EUR
+                         */
+                        id: string;
+                        system: string;
+                        /** @description As published, case kept. */
+                        code: string;
+                        display: string;
+                        definition: string | null;
+                        /**
+                         * @description Lifecycle status of the code.
+                         * @enum {string}
+                         */
+                        status: "active" | "deprecated" | "retired";
+                        /** @description code_ids of the parent codes. */
+                        parents: string[];
+                        /** @description Every other column of the source. */
+                        attributes: {
+                            [key: string]: string | number | boolean | null;
+                        };
+                        /** @description The release that last changed this record. */
+                        release: string;
+                        /**
+                         * Format: date
+                         * @description Effective date of the change that added it.
+                         */
+                        effective_from: string;
+                        /**
+                         * Format: date-time
+                         * @description When the service last wrote it.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200. */
+                limit?: number;
+                /** @description The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it. */
+                cursor?: string;
+                /** @description Only changes of this type. */
+                type?: "added" | "revised" | "retired" | "reactivated";
+                /**
+                 * @description Only changes effective on or after this date (inclusive).
+                 * @example 2024-06-25
+                 */
+                effective_from?: string;
+                /**
+                 * @description Only changes effective on or before this date (inclusive).
+                 * @example 2024-06-25
+                 */
+                effective_to?: string;
+                /** @description Only codes of this system. */
+                system?: string;
+                /** @description Only changes of this code. */
+                code_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            object: "change";
+                            /** @description Row id: assigned in commit order, never reused. */
+                            id: number;
+                            code_id: string;
+                            /**
+                             * @description What happened to the code.
+                             * @enum {string}
+                             */
+                            type: "added" | "revised" | "retired" | "reactivated";
+                            /** Format: date */
+                            effective_date: string;
+                            /** @description The import that produced it. */
+                            release: string;
+                            /** @description Fields that changed; empty for added. */
+                            fields: ("display" | "definition" | "status" | "parents" | "attributes")[];
+                            before: {
+                                display?: string;
+                                definition?: string | null;
+                                /**
+                                 * @description Lifecycle status of the code.
+                                 * @enum {string}
+                                 */
+                                status?: "active" | "deprecated" | "retired";
+                                /** @description code_ids of the parent codes. */
+                                parents?: string[];
+                                /** @description Every other column of the source. */
+                                attributes?: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                            } | null;
+                            after: {
+                                display?: string;
+                                definition?: string | null;
+                                /**
+                                 * @description Lifecycle status of the code.
+                                 * @enum {string}
+                                 */
+                                status?: "active" | "deprecated" | "retired";
+                                /** @description code_ids of the parent codes. */
+                                parents?: string[];
+                                /** @description Every other column of the source. */
+                                attributes?: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                            } | null;
+                            /** Format: date-time */
+                            recorded_at: string;
+                        }[];
+                        pagination: {
+                            /** @description true when further records exist after this page. */
+                            has_more: boolean;
+                            /** @description Present only when has_more is true: send it as cursor to get the next page. */
+                            next_cursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listCodeChanges: {
+        parameters: {
+            query?: {
+                /** @description Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200. */
+                limit?: number;
+                /** @description The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it. */
+                cursor?: string;
+                /** @description Only changes of this type. */
+                type?: "added" | "revised" | "retired" | "reactivated";
+                /**
+                 * @description Only changes effective on or after this date (inclusive).
+                 * @example 2024-06-25
+                 */
+                effective_from?: string;
+                /**
+                 * @description Only changes effective on or before this date (inclusive).
+                 * @example 2024-06-25
+                 */
+                effective_to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `{system}:{code}`, percent-encoded (a `/` in the code is sent as `%2F`).
+                 * @example iso4217:EUR
+                 */
+                code_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            object: "change";
+                            /** @description Row id: assigned in commit order, never reused. */
+                            id: number;
+                            code_id: string;
+                            /**
+                             * @description What happened to the code.
+                             * @enum {string}
+                             */
+                            type: "added" | "revised" | "retired" | "reactivated";
+                            /** Format: date */
+                            effective_date: string;
+                            /** @description The import that produced it. */
+                            release: string;
+                            /** @description Fields that changed; empty for added. */
+                            fields: ("display" | "definition" | "status" | "parents" | "attributes")[];
+                            before: {
+                                display?: string;
+                                definition?: string | null;
+                                /**
+                                 * @description Lifecycle status of the code.
+                                 * @enum {string}
+                                 */
+                                status?: "active" | "deprecated" | "retired";
+                                /** @description code_ids of the parent codes. */
+                                parents?: string[];
+                                /** @description Every other column of the source. */
+                                attributes?: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                            } | null;
+                            after: {
+                                display?: string;
+                                definition?: string | null;
+                                /**
+                                 * @description Lifecycle status of the code.
+                                 * @enum {string}
+                                 */
+                                status?: "active" | "deprecated" | "retired";
+                                /** @description code_ids of the parent codes. */
+                                parents?: string[];
+                                /** @description Every other column of the source. */
+                                attributes?: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                            } | null;
+                            /** Format: date-time */
+                            recorded_at: string;
+                        }[];
+                        pagination: {
+                            /** @description true when further records exist after this page. */
+                            has_more: boolean;
+                            /** @description Present only when has_more is true: send it as cursor to get the next page. */
+                            next_cursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every error has this shape. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+}
