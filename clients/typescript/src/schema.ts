@@ -32,7 +32,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one code */
+        /**
+         * Get one code
+         * @description One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`.
+         */
         get: operations["getCode"];
         put?: never;
         post?: never;
@@ -115,9 +118,61 @@ export interface operations {
             /** @description A page of codes. */
             200: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "code",
+                     *           "id": "iso4217:AED",
+                     *           "system": "iso4217",
+                     *           "code": "AED",
+                     *           "display": "UAE Dirham",
+                     *           "definition": "Currency of the United Arab Emirates.",
+                     *           "status": "active",
+                     *           "parents": [],
+                     *           "attributes": {
+                     *             "entities": "United Arab Emirates",
+                     *             "minor_unit": "2",
+                     *             "numeric_code": "784"
+                     *           },
+                     *           "release": "2022-07",
+                     *           "effective_from": "2022-07-01",
+                     *           "updated_at": "2026-01-02T09:14:30.923Z"
+                     *         },
+                     *         {
+                     *           "object": "code",
+                     *           "id": "iso4217:AFN",
+                     *           "system": "iso4217",
+                     *           "code": "AFN",
+                     *           "display": "Afghani",
+                     *           "definition": "Currency of Afghanistan.",
+                     *           "status": "active",
+                     *           "parents": [],
+                     *           "attributes": {
+                     *             "entities": "Afghanistan",
+                     *             "minor_unit": "2",
+                     *             "numeric_code": "971"
+                     *           },
+                     *           "release": "2022-07",
+                     *           "effective_from": "2022-07-01",
+                     *           "updated_at": "2026-01-02T09:14:30.923Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "has_more": true,
+                     *         "next_cursor": "WzEsImNvZGVzIiwiIiwiaXNvNDIxNzpBRk4iXQ.5JBNg1xHhn0fdBlHtsQaiA"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @enum {string} */
@@ -165,9 +220,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -188,9 +249,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
             401: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -211,9 +274,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
             403: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -234,9 +303,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -257,9 +334,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
             500: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -280,9 +359,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -320,12 +403,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The code record. */
             200: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "code",
+                     *       "id": "iso4217:EUR",
+                     *       "system": "iso4217",
+                     *       "code": "EUR",
+                     *       "display": "Euro",
+                     *       "definition": "Single currency of the euro area, also used by several other states and territories.",
+                     *       "status": "active",
+                     *       "parents": [],
+                     *       "attributes": {
+                     *         "entities": "Åland Islands; Andorra; Austria; Belgium; Bulgaria; Croatia; …",
+                     *         "minor_unit": "2",
+                     *         "numeric_code": "978"
+                     *       },
+                     *       "release": "2026-01",
+                     *       "effective_from": "2022-07-01",
+                     *       "updated_at": "2026-01-02T09:14:31.205Z"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "code";
@@ -365,9 +474,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -388,9 +503,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
             401: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -411,9 +528,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
             403: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -434,9 +557,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `code_not_found`: no code with this id. */
             404: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -457,9 +586,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -480,9 +617,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
             500: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -503,9 +642,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -561,9 +704,61 @@ export interface operations {
             /** @description A page of changes. */
             200: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "change",
+                     *           "id": 193,
+                     *           "code_id": "iso4217:ANG",
+                     *           "type": "retired",
+                     *           "effective_date": "2026-01-01",
+                     *           "release": "2026-01",
+                     *           "fields": [
+                     *             "status"
+                     *           ],
+                     *           "before": {
+                     *             "status": "deprecated"
+                     *           },
+                     *           "after": {
+                     *             "status": "retired"
+                     *           },
+                     *           "recorded_at": "2026-01-02T09:14:31.205Z"
+                     *         },
+                     *         {
+                     *           "object": "change",
+                     *           "id": 194,
+                     *           "code_id": "iso4217:BGN",
+                     *           "type": "retired",
+                     *           "effective_date": "2026-01-01",
+                     *           "release": "2026-01",
+                     *           "fields": [
+                     *             "status"
+                     *           ],
+                     *           "before": {
+                     *             "status": "active"
+                     *           },
+                     *           "after": {
+                     *             "status": "retired"
+                     *           },
+                     *           "recorded_at": "2026-01-02T09:14:31.205Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "has_more": true,
+                     *         "next_cursor": "WzEsImNoYW5nZXMiLCJlZmZlY3RpdmVfZnJvbT0yMDI2LTAxLTAxIiwiMjAyNi0wMS0wMSIsMTk0XQ.1VB7N1C8MaM31jartjhMGg"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @enum {string} */
@@ -624,9 +819,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -647,9 +848,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
             401: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -670,9 +873,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
             403: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -693,9 +902,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -716,9 +933,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
             500: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -739,9 +958,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -799,9 +1022,64 @@ export interface operations {
             /** @description A page of changes. */
             200: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "change",
+                     *           "id": 62,
+                     *           "code_id": "iso4217:HRK",
+                     *           "type": "added",
+                     *           "effective_date": "2022-07-01",
+                     *           "release": "2022-07",
+                     *           "fields": [],
+                     *           "before": null,
+                     *           "after": {
+                     *             "display": "Kuna",
+                     *             "definition": "Currency of Croatia.",
+                     *             "status": "active",
+                     *             "parents": [],
+                     *             "attributes": {
+                     *               "entities": "Croatia",
+                     *               "minor_unit": "2",
+                     *               "numeric_code": "191"
+                     *             }
+                     *           },
+                     *           "recorded_at": "2026-01-02T09:14:30.923Z"
+                     *         },
+                     *         {
+                     *           "object": "change",
+                     *           "id": 183,
+                     *           "code_id": "iso4217:HRK",
+                     *           "type": "retired",
+                     *           "effective_date": "2023-01-01",
+                     *           "release": "2023-01",
+                     *           "fields": [
+                     *             "status"
+                     *           ],
+                     *           "before": {
+                     *             "status": "active"
+                     *           },
+                     *           "after": {
+                     *             "status": "retired"
+                     *           },
+                     *           "recorded_at": "2026-01-02T09:14:30.958Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @enum {string} */
@@ -862,9 +1140,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -885,9 +1169,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
             401: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -908,9 +1194,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
             403: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -931,9 +1223,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `code_not_found`: no code with this id. */
             404: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -954,9 +1252,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
             429: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -977,9 +1283,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
             500: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1000,9 +1308,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Every error has this shape. */
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
