@@ -115,7 +115,7 @@ interface State {
 
 /** The CLI reference's placeholders, filled in; run in the README's order. */
 const SYNOPSES: Record<string, (s: State) => string[]> = {
-  'npx codebook import FILE --system S --release R --effective-date YYYY-MM-DD [--format csv|ndjson] [--mode snapshot|delta] [--allow-backdated]': (s) =>
+  'npx codebook import FILE --system S --release R --effective-date YYYY-MM-DD [--format csv|ndjson] [--mode snapshot|delta] [--allow-backdated] [--allow-mass-retire]': (s) =>
     ['import', s.csvFile, '--system', 'example', '--release', '2027-01', '--effective-date', '2027-01-01', '--format', 'csv', '--mode', 'snapshot'],
   'npx codebook plans set NAME --endpoints codes.list,codes.get,changes.list --rate-per-minute N --monthly-quota N|unlimited [--no-test-keys]': () =>
     ['plans', 'set', 'team', '--endpoints', 'codes.list,codes.get,changes.list', '--rate-per-minute', '100', '--monthly-quota', 'unlimited', '--no-test-keys'],
