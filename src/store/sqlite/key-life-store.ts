@@ -87,10 +87,14 @@ export class SqliteKeyLifeStore extends SqliteStatements implements KeyLifeStore
   async pageRequests(q: RequestLogQuery): Promise<{ entries: LoggedRequest[]; hasMore: boolean }> {
     const where = ['org_id = ?'];
     const params: (string | number)[] = [q.orgId];
-    if (q.keyId !== null) (where.push('key_id = ?'), params.push(q.keyId));
-    if (q.statusClass !== null) (where.push('status >= ? AND status < ?'), params.push(q.statusClass * 100, q.statusClass * 100 + 100));
-    if (q.requestId !== null) (where.push('request_id = ?'), params.push(q.requestId));
-    if (q.before !== null) (where.push('id < ?'), params.push(q.before));
+    const add = (sql: string, ...values: (string | number)[]) => {
+      where.push(sql);
+      params.push(...values);
+    };
+    if (q.keyId !== null) add('key_id = ?', q.keyId);
+    if (q.statusClass !== null) add('status >= ? AND status < ?', q.statusClass * 100, q.statusClass * 100 + 100);
+    if (q.requestId !== null) add('request_id = ?', q.requestId);
+    if (q.before !== null) add('id < ?', q.before);
     const found = (this.stmt(`SELECT * FROM request_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`).all(...params, q.limit + 1) as Row[]).map(
       loggedRequestFromRow,
     );
