@@ -12,12 +12,14 @@ const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 export function keyStateCell(k: ApiKeyInfo, nowMs: number): SafeHtml {
   const state = keyState(k, nowMs);
   if (state === 'revoked') return html`<span class="state revoked">revoked</span>`;
-  if (state === 'expired') return html`<span class="state expired">expired</span> <time class="muted" datetime="${k.expiresAt!}">${minute(k.expiresAt!)}</time>`;
+  // One element per cell: on a phone each cell is a two-column grid (label, value).
+  if (state === 'expired') return html`<span><span class="state expired">expired</span> <time class="muted" datetime="${k.expiresAt!}">${minute(k.expiresAt!)}</time></span>`;
   const days = daysLeft(k, nowMs);
   if (days === null) return html`<span class="state active">active</span>`;
   const soon = days <= EXPIRING_SOON_DAYS;
-  const text = days === 0 ? 'expires today' : days === 1 ? 'expires in 1 day' : `expires in ${days} days`;
-  return html`<span class="state active">active</span> <span class="${soon ? 'soon' : 'muted'}" title="${minute(k.expiresAt!)}">${text}</span>`;
+  const hours = Math.ceil((Date.parse(k.expiresAt!) - nowMs) / 3_600_000);
+  const text = hours < 24 ? `expires in ${hours} hour${hours === 1 ? '' : 's'}` : days === 1 ? 'expires in 1 day' : `expires in ${days} days`;
+  return html`<span><span class="state active">active</span> <span class="${soon ? 'soon' : 'muted'}" title="${minute(k.expiresAt!)}">${text}</span></span>`;
 }
 
 /** The create form's expiry: never, 30, 90 or 365 days, or a date. */
@@ -37,7 +39,12 @@ export function exposureBanner(warnings: ExposureWarning[]): SafeHtml | undefine
   return html`<section class="banner" role="alert" aria-labelledby="exposed-h">
   <strong id="exposed-h">${warnings.length === 1 ? 'A key has been exposed' : 'Keys have been exposed'}</strong>
   <ul>${warnings.map(
-    ({ key, exposure }) => html`<li>Key <code>${key.displayPrefix}…</code> (${key.name}) was sent ${VIA_TEXT[exposure.via]} on <time datetime="${exposure.at}">${minute(exposure.at)}</time> from ${exposure.address}: <a href="/dashboard/keys/${key.id}/roll">roll it</a>.</li>`,
+    ({ key, exposure }) =>
+      html`<li>Key <code>${key.displayPrefix}…</code> (${key.name}) was sent ${VIA_TEXT[exposure.via]} on <time datetime="${exposure.at}">${minute(exposure.at)}</time> from ${exposure.address}${
+        key.expiresAt === null
+          ? html`: <a href="/dashboard/keys/${key.id}/roll">roll it</a>.`
+          : html`; it stops working at <time datetime="${key.expiresAt}">${minute(key.expiresAt)}</time>. <a href="/dashboard/keys/${key.id}/revoke">Revoke it now</a> once its successor is in place.`
+      }</li>`,
   )}</ul>
 </section>`;
 }

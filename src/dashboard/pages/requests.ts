@@ -32,7 +32,7 @@ export function requestsPage(session: ActiveSession, v: RequestsView): string {
       <td data-label="When (UTC)"><time datetime="${e.at}">${e.at.slice(0, 19).replace('T', ' ')}</time></td>
       <td data-label="Key"><code>${e.keyPrefix}…</code></td>
       <td data-label="Request"><code>${e.method} ${e.path}</code></td>
-      <td data-label="Status">${e.status}${e.errorCode ? html` <code>${e.errorCode}</code>` : ''}</td>
+      <td data-label="Status"><span>${e.status}${e.errorCode ? html` <code>${e.errorCode}</code>` : ''}</span></td>
       <td data-label="Duration" class="n">${e.durationMs.toFixed(1)} ms</td>
       <td data-label="Request-Id"><code>${e.requestId}</code></td>
     </tr>`,
