@@ -1,7 +1,7 @@
 /**
  * Where the HTTP layer sees a key that has leaked: in the query string (the
  * request is then refused with 400 api_key_in_query, which says nothing about
- * whether the key was valid), in the Referer header, or in a field of a parsed
+ * whether the key was valid), in the path, in the Referer header, or in a field of a parsed
  * request body. Each key-shaped text is handed to the ExposureWatch; only a
  * request that holds one pays for anything beyond a substring test.
  */
@@ -20,6 +20,9 @@ export async function watchForExposedKeys(watch: ExposureWatch, request: Fastify
     const keys = keyShapedTexts(request.url.slice(q + 1));
     if (keys.length > 0) await watch.report(keys, { via: 'query', address: request.ip, route: route(request) });
   }
+  // A key as a path segment (a client's mistake) is in every access log too.
+  const pathKeys = keyShapedTexts(q === -1 ? request.url : request.url.slice(0, q));
+  if (pathKeys.length > 0) await watch.report(pathKeys, { via: 'path', address: request.ip, route: route(request) });
   const referer = request.headers.referer;
   if (typeof referer === 'string') {
     const keys = keyShapedTexts(referer);

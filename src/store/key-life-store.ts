@@ -5,7 +5,7 @@
  */
 import type { UsageRow } from './access-store.ts';
 
-export type ExposureVia = 'query' | 'body' | 'referer';
+export type ExposureVia = 'query' | 'path' | 'body' | 'referer';
 
 export interface Exposure {
   id: number;

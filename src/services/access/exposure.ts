@@ -15,6 +15,7 @@ import { hashKey } from './api-keys.ts';
 
 export const VIA_TEXT: Record<ExposureVia, string> = {
   query: 'in a URL',
+  path: 'in a URL path',
   body: 'in a request body',
   referer: 'in a Referer header',
 };
