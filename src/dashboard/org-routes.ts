@@ -82,7 +82,9 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     if (!(KEY_MODES as readonly string[]).includes(mode)) return sendPage(reply, 400, await renderKeys(session, 'Choose live or test.'));
     try {
       const expires = formField(request.body, 'expires');
-      const expiresAt = parseExpiry(expires === 'date' ? formField(request.body, 'expires_on') || 'missing date' : expires, deps.now());
+      const on = formField(request.body, 'expires_on');
+      if (expires === 'date' && on === '') throw new InvalidRequest('Choose the date the key expires on, or another expiry.');
+      const expiresAt = parseExpiry(expires === 'date' ? on : expires, deps.now());
       const { key, info } = await createExpiringKey(admin, session.org, { mode: mode as KeyMode, name: formField(request.body, 'name'), expiresAt }, session.user.email);
       return sendPage(reply, 200, keyCreatedPage(session, key, info));
     } catch (error) {
