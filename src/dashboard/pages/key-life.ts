@@ -24,13 +24,13 @@ export function keyStateCell(k: ApiKeyInfo, nowMs: number): SafeHtml {
 
 /** The create form's expiry: never, 30, 90 or 365 days, or a date. */
 export function expiryFields(): SafeHtml {
-  return html`<div><label for="expires">Expires</label>
+  return html`<div class="field"><label for="expires">Expires</label>
       <select id="expires" name="expires">
         <option value="never" selected>Never</option>
         ${EXPIRY_DAYS.map((d) => html`<option value="${d}d">In ${d} days</option>`)}
         <option value="date">On a date…</option>
       </select></div>
-    <div><label for="expires_on">Date (with "On a date")</label><input id="expires_on" name="expires_on" type="date"></div>`;
+    <div class="field"><label for="expires_on">Date (with "On a date")</label><input id="expires_on" name="expires_on" type="date"></div>`;
 }
 
 /** The banner of every organisation page while a key that leaked still works. */
@@ -60,7 +60,7 @@ export function rollConfirmPage(session: ActiveSession, key: ApiKeyInfo, error?:
   <p>Roll <strong>${key.name}</strong> (<code>${key.displayPrefix}…</code>, ${key.mode})? A new key with the same name and mode is created and shown once. The old key keeps working until the grace period ends, then every request with it is refused.</p>
   <form method="post" action="/dashboard/keys/${key.id}/roll" class="row">
     ${csrfField(session.csrfToken)}
-    <div><label for="grace">The old key stops working</label>
+    <div class="field"><label for="grace">The old key stops working</label>
       <select id="grace" name="grace">
         <option value="now">Now</option>
         <option value="1h">In 1 hour</option>
