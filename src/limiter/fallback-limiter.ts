@@ -31,8 +31,7 @@ export class FallbackLimiter {
     this.memory = new MemoryLimiter(
       {
         loadCounters: (orgId, windows) => usage.loadCounters(orgId, windows),
-        flush: async () => true,
-        usageByDay: async () => [],
+        writeCounters: async () => true,
       },
       { flushIntervalMs: 60_000 },
     );

@@ -15,7 +15,7 @@
 import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Plan } from '../domain/access.ts';
-import type { CounterRow, UsageStore } from '../store/access-store.ts';
+import type { CounterRow, CounterStore } from '../store/access-store.ts';
 import { FallbackLimiter, type Admitted } from './fallback-limiter.ts';
 import type { AccessCheck, LimitDecision, Limiter } from './limiter.ts';
 import { decisionFrom, defineScripts, staleDecision, type ScriptCommands } from './redis-scripts.ts';
@@ -26,7 +26,7 @@ export interface RedisLimiterOptions {
   /** Prefix of every key. */
   prefix: string;
   /** Seeds counters Redis lost and keeps the mirror of Redis's counts. */
-  usage: UsageStore;
+  usage: CounterStore;
   /** Where PostgreSQL's access version is read (settings.access_version). */
   settings: { getSetting(key: string): Promise<string | null> };
   /** Mirror, access poll and recovery probe interval, in ms. */
@@ -329,7 +329,7 @@ export class RedisLimiter implements Limiter {
         if (e.minute !== '' && minute !== null) rows.push({ orgId: e.orgId, window: e.minute, count: Number(minute) });
       });
       const keep = entries.map((e) => e.minute).filter((m) => m !== '');
-      if (rows.length > 0 && !(await this.o.usage.flush(rows, [], new Map(), keep))) throw new Error('usage store busy; counts kept for the next tick');
+      if (rows.length > 0 && !(await this.o.usage.writeCounters(rows, keep))) throw new Error('usage store busy; counts kept for the next tick');
     } catch (error) {
       for (const e of entries) if (!this.dirty.has(`${e.orgId} ${e.month}`)) this.dirty.set(`${e.orgId} ${e.month}`, e);
       throw error;

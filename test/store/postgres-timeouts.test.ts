@@ -69,7 +69,7 @@ describe('PostgreSQL that stalls', { skip }, () => {
     assertUnavailable(await settlesWithin(5_000, 'a read', store.codeJson('x:A')), 'a read on the open connection');
     assertUnavailable(await settlesWithin(5_000, 'a page', store.pageCodes({ after: null, limit: 5, system: null, status: null })), 'a read on a new connection');
     assertUnavailable(
-      await settlesWithin(5_000, 'a usage write', store.usage.flush([{ orgId: 'org_1', window: 'month:2026-03', count: 1 }], [], new Map(), [])),
+      await settlesWithin(5_000, 'a usage write', store.usage.addUsage([{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 1 }], new Map())),
       'a usage write (a transaction)',
     );
     assertUnavailable(await settlesWithin(5_000, 'the ping', store.ping()), 'the ping');

@@ -17,7 +17,9 @@ import type {
 } from '../store.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { PostgresAccessStore } from './access-store.ts';
-import { PostgresDashboardStore } from './dashboard-store.ts';
+import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
+import { toRawPage } from '../sql/raw-page.ts';
+import { PostgresSql } from './sql.ts';
 import { PostgresImportTransaction } from './import-transaction.ts';
 import { migratePostgres } from './migrations.ts';
 import { arrays, createPool, exec, inTransaction, LOCK_KEY_SQL, rows, storeError, withOwnConnection, type PoolOptions, type Value } from './pg-client.ts';
@@ -34,7 +36,7 @@ export class PostgresStore implements Store {
   readonly pool: pg.Pool;
   readonly access: PostgresAccessStore;
   readonly usage: PostgresAccessStore;
-  readonly dashboard: PostgresDashboardStore;
+  readonly dashboard: SqlDashboardStore;
   private readonly importWaitMs: number;
   private readonly connection: PoolOptions;
 
@@ -43,7 +45,7 @@ export class PostgresStore implements Store {
     this.connection = options;
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.access = this.usage = new PostgresAccessStore(pool);
-    this.dashboard = new PostgresDashboardStore(pool);
+    this.dashboard = new SqlDashboardStore(new PostgresSql(pool));
   }
 
   /** Connects and brings the schema up to date (safe with many instances starting at once). */
@@ -149,15 +151,4 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (!this.pool.ended) await this.pool.end();
   }
-}
-
-/**
- * Rows come back as arrays with limit+1 fetched, so the extra row tells
- * has_more; the records' JSON is joined as text, never parsed.
- */
-function toRawPage<R extends unknown[], K>(found: R[], limit: number, jsonAt: number, key: (row: R) => K): RawPage<K> {
-  const count = Math.min(found.length, limit);
-  let json = '';
-  for (let i = 0; i < count; i++) json += (i === 0 ? '' : ',') + (found[i]![jsonAt] as string);
-  return { json, count, last: count === 0 ? null : key(found[count - 1]!), hasMore: found.length > limit };
 }

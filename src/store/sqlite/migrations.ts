@@ -146,6 +146,10 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX sign_in_addresses_by_last_at ON sign_in_addresses (last_at);
   `,
+  // 5: the counter column takes PostgreSQL's name, so that both backends share their queries
+  `
+  ALTER TABLE limit_counters RENAME COLUMN window TO window_key;
+  `,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

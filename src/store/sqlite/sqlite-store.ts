@@ -21,7 +21,9 @@ import type {
 import { migrateSqlite } from './migrations.ts';
 import { storedCodeFromRow } from '../stored-code.ts';
 import { SqliteAccessStore } from './access-store.ts';
-import { SqliteDashboardStore } from './dashboard-store.ts';
+import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
+import { toRawPage } from '../sql/raw-page.ts';
+import { SqliteSql } from './sql.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
 
@@ -46,7 +48,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   private readonly importWaitMs: number;
   readonly access: SqliteAccessStore;
   readonly usage: SqliteAccessStore;
-  readonly dashboard: SqliteDashboardStore;
+  readonly dashboard: SqlDashboardStore;
   private readonly dataVersion: StatementSync;
 
   constructor(options: SqliteStoreOptions) {
@@ -55,8 +57,9 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.db.exec('PRAGMA foreign_keys = ON');
     migrateSqlite(this.db);
-    this.access = this.usage = new SqliteAccessStore(this.db);
-    this.dashboard = new SqliteDashboardStore(this.db);
+    const sql = new SqliteSql(this.db);
+    this.access = this.usage = new SqliteAccessStore(sql);
+    this.dashboard = new SqlDashboardStore(sql);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
   }
@@ -200,17 +203,6 @@ function conditionAdder(conditions: string[], params: Record<string, string | nu
 
 function whereClause(conditions: string[]): string {
   return conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-}
-
-/**
- * Rows come back as arrays (no per-row objects) with limit+1 fetched, so the
- * extra row tells has_more; the records' JSON is joined as text.
- */
-function toRawPage<R extends unknown[], K>(rows: R[], limit: number, jsonAt: number, key: (row: R) => K): RawPage<K> {
-  const count = Math.min(rows.length, limit);
-  let json = '';
-  for (let i = 0; i < count; i++) json += (i === 0 ? '' : ',') + (rows[i]![jsonAt] as string);
-  return { json, count, last: count === 0 ? null : key(rows[count - 1]!), hasMore: rows.length > limit };
 }
 
 class SqliteImportTransaction implements ImportTransaction {

@@ -3,9 +3,9 @@
  * backend. Column names are the same on SQLite and PostgreSQL; only the
  * representation of booleans differs (0/1 against true/false).
  */
-import type { ApiKeyInfo, EndpointName, KeyMode, Organisation, Plan } from '../domain/access.ts';
-import type { KeyLookup } from './access-store.ts';
-import type { SessionRow, User } from './dashboard-store.ts';
+import type { ApiKeyInfo, EndpointName, KeyMode, Organisation, Plan } from '../../domain/access.ts';
+import type { KeyLookup } from '../access-store.ts';
+import type { SessionRow, User } from '../dashboard-store.ts';
 
 export type Row = Record<string, unknown>;
 

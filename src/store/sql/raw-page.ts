@@ -1,0 +1,13 @@
+import type { RawPage } from '../store.ts';
+
+/**
+ * A page from rows fetched as arrays with limit+1 asked for, so the extra row
+ * tells has_more; the records' JSON (column jsonAt) is joined as text, never
+ * parsed. Both backends' page queries end here.
+ */
+export function toRawPage<R extends unknown[], K>(rows: R[], limit: number, jsonAt: number, key: (row: R) => K): RawPage<K> {
+  const count = Math.min(rows.length, limit);
+  let json = '';
+  for (let i = 0; i < count; i++) json += (i === 0 ? '' : ',') + (rows[i]![jsonAt] as string);
+  return { json, count, last: count === 0 ? null : key(rows[count - 1]!), hasMore: rows.length > limit };
+}
