@@ -17,6 +17,11 @@ export default tseslint.config(
     },
   },
   {
+    // Tool configuration in CommonJS (dependency-cruiser reads .cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
+  {
     // Served to browsers by the dashboard and the API reference.
     files: ['src/dashboard/assets/**/*.js', 'src/http/public/**/*.js'],
     languageOptions: { globals: { document: 'readonly', navigator: 'readonly', Element: 'readonly', window: 'readonly' } },

@@ -66,3 +66,15 @@ export class InvalidRequest extends Error {
     this.name = 'InvalidRequest';
   }
 }
+
+/**
+ * The database cannot be reached or used right now (connection refused or
+ * lost, shutting down, too many connections). Callers answer 503 with
+ * Retry-After and try again later; it is never a bug of the request.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}
+
+/** Seconds a client should wait before retrying while a store is down. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;

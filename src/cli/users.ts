@@ -1,9 +1,9 @@
 /** `codebook users create|link|list|disable`: dashboard users of an organisation. */
 import type { Deps } from '../deps.ts';
+import type { User } from '../domain/dashboard.ts';
 import { CliError } from '../errors.ts';
 import { existingOrg } from './orgs.ts';
 import { createUser, disableUser, LINK_VALIDITY_MS, newPasswordLink } from '../services/dashboard/users.ts';
-import type { User } from '../store/dashboard-store.ts';
 import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 

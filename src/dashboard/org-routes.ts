@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KEY_MODES, type KeyMode } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { InvalidRequest } from '../errors.ts';
-import { windowsAt } from '../limiter/windows.ts';
+import { windowsAt } from '../domain/windows.ts';
 import { createKey, listKeys, revokeKey, usageReport } from '../services/access/admin.ts';
 import { resumeSession, sameToken, startSession, type ActiveSession } from '../services/dashboard/sessions.ts';
 import { PasswordAttemptsThrottled } from '../services/dashboard/password-throttle.ts';
@@ -13,7 +13,7 @@ import { auditPage, passwordPage } from './pages/account.ts';
 import { messagePage } from './pages/auth.ts';
 import { keyCreatedPage, keysPage, revokeConfirmPage } from './pages/keys.ts';
 import { overviewPage } from './pages/overview.ts';
-import { formField, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions } from './plugin.ts';
+import { formField, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions } from './requests.ts';
 
 const NONCE_MEMORY_MS = 24 * 60 * 60 * 1000;
 

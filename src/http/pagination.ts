@@ -1,7 +1,7 @@
 /** Limits, cursor binding and the page envelope shared by every collection. */
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import type { RawPage } from '../store/store.ts';
+import type { RawPage } from '../domain/pages.ts';
 import type { CursorCodec, SortKey } from './cursor.ts';
 
 export const LIMIT_DEFAULT = 50;

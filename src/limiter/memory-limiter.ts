@@ -7,7 +7,7 @@
 import type { Plan } from '../domain/access.ts';
 import type { CounterRow, CounterStore } from '../store/access-store.ts';
 import type { LimitDecision, Limiter } from './limiter.ts';
-import { givenBackWindow, windowsAt, type Windows } from './windows.ts';
+import { givenBackWindow, windowsAt, type Windows } from '../domain/windows.ts';
 import { flushUntilWritten } from '../store/flush-until-written.ts';
 
 

@@ -19,7 +19,7 @@ import type { CounterRow, CounterStore } from '../store/access-store.ts';
 import { FallbackLimiter, type Admitted } from './fallback-limiter.ts';
 import type { AccessCheck, LimitDecision, Limiter } from './limiter.ts';
 import { decisionFrom, defineScripts, staleDecision, type ScriptCommands } from './redis-scripts.ts';
-import { givenBackWindow, windowsAt, type Windows } from './windows.ts';
+import { givenBackWindow, windowsAt, type Windows } from '../domain/windows.ts';
 
 export interface RedisLimiterOptions {
   url: string;

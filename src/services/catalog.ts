@@ -3,24 +3,28 @@
  * callers hand in validated queries and get raw pages back.
  */
 import { ApiError } from '../errors.ts';
-import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage, Store } from '../store/store.ts';
+import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
+import type { Store } from '../store/store.ts';
 
-export async function listCodes(store: Store, query: CodePageQuery): Promise<RawPage<string>> {
+/** What the catalog reads of the store. */
+export type CatalogStore = Pick<Store, 'pageCodes' | 'codeJson' | 'codeExists' | 'pageChanges'>;
+
+export async function listCodes(store: CatalogStore, query: CodePageQuery): Promise<RawPage<string>> {
   return store.pageCodes(query);
 }
 
-export async function getCode(store: Store, id: string): Promise<string> {
+export async function getCode(store: CatalogStore, id: string): Promise<string> {
   const json = await store.codeJson(id);
   if (json === null) throw codeNotFound(id);
   return json;
 }
 
-export async function listChanges(store: Store, query: ChangePageQuery): Promise<RawPage<ChangeKey>> {
+export async function listChanges(store: CatalogStore, query: ChangePageQuery): Promise<RawPage<ChangeKey>> {
   return store.pageChanges(query);
 }
 
 /** Changes of one code: an unknown code is a 404, a known one may have none. */
-export async function listCodeChanges(store: Store, query: ChangePageQuery & { codeId: string }): Promise<RawPage<ChangeKey>> {
+export async function listCodeChanges(store: CatalogStore, query: ChangePageQuery & { codeId: string }): Promise<RawPage<ChangeKey>> {
   if (!(await store.codeExists(query.codeId))) throw codeNotFound(query.codeId);
   return store.pageChanges(query);
 }

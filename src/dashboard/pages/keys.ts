@@ -1,7 +1,7 @@
 /** The organisation's API keys: list, create (shown once), revoke after confirmation. */
 import type { ApiKeyInfo, Plan } from '../../domain/access.ts';
 import type { ActiveSession } from '../../services/dashboard/sessions.ts';
-import { html } from '../html.ts';
+import { html } from '../../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
 
 const when = (iso: string | null) => (iso === null ? html`<span class="muted">never</span>` : html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`);

@@ -3,7 +3,7 @@ import { UNCOUNTED_OUTCOMES } from '../../domain/access.ts';
 import type { UsageReport } from '../../services/access/admin.ts';
 import type { ActiveSession } from '../../services/dashboard/sessions.ts';
 import { usageChart } from '../chart.ts';
-import { html } from '../html.ts';
+import { html } from '../../html.ts';
 import { page } from '../layout.ts';
 
 const fmt = (n: number) => n.toLocaleString('en');

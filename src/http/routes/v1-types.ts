@@ -1,5 +1,5 @@
 import type { CursorCodec } from '../cursor.ts';
-import type { Store } from '../../store/store.ts';
+import type { CatalogStore } from '../../services/catalog.ts';
 
 import type { EndpointName } from '../../domain/access.ts';
 
@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 export interface RouteDeps {
-  store: Store;
+  store: CatalogStore;
   cursors: CursorCodec;
 }
 

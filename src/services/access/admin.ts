@@ -5,7 +5,7 @@
  */
 import { randomAlphanumeric, displayPrefix, generateKey, hashKey, newKeyId } from './api-keys.ts';
 import { ENDPOINTS, PLAN_NAME_PATTERN, SLUG_PATTERN, UNCOUNTED_OUTCOMES, type ApiKeyInfo, type KeyMode, type Organisation, type Plan } from '../../domain/access.ts';
-import { givenBackWindow } from '../../limiter/windows.ts';
+import { givenBackWindow } from '../../domain/windows.ts';
 import { InvalidRequest } from '../../errors.ts';
 import type { KeyRevocation } from '../../store/access-store.ts';
 import type { Store } from '../../store/store.ts';
