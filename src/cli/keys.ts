@@ -4,7 +4,6 @@ import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { createKey, listKeys, revokeKey } from '../services/access/admin.ts';
 import { existingOrg } from './orgs.ts';
-import { audit } from '../services/dashboard/users.ts';
 import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
@@ -39,7 +38,6 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       const { admin } = await deps();
       const org = await existingOrg(admin, required(values.org, '--org', USAGE));
       const { key, info } = await createKey(admin, org, values.test ? 'test' : 'live', values.name ?? '');
-      await audit(admin, org.id, 'operator', 'key.created', `${info.name} (${info.displayPrefix}…, ${info.mode})`);
       out.result(
         { id: info.id, key, display_prefix: info.displayPrefix, mode: info.mode, org: org.slug, created_at: info.createdAt },
         `Created ${info.mode} key ${info.id} ("${info.name}") for ${org.slug}.\nThe key is shown only this once and cannot be recovered:\n\n  ${key}\n`,
@@ -56,7 +54,6 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
         out.result({ ...publicKey(k, org), already_revoked: true }, `key ${k.id} (${k.displayPrefix}…) was already revoked at ${k.revokedAt}; nothing changed`);
         return;
       }
-      await audit(admin, k.orgId, 'operator', 'key.revoked', `${k.name} (${k.displayPrefix}…, ${k.mode})`);
       out.result({ ...publicKey(k, org), already_revoked: false }, `key ${k.id} (${k.displayPrefix}…) revoked at ${k.revokedAt}; it is refused from the next request on`);
       return;
     }

@@ -8,7 +8,7 @@ import { windowsAt } from '../domain/windows.ts';
 import { createKey, listKeys, revokeKey, usageReport } from '../services/access/admin.ts';
 import { resumeSession, sameToken, startSession, type ActiveSession } from '../services/dashboard/sessions.ts';
 import { PasswordAttemptsThrottled } from '../services/dashboard/password-throttle.ts';
-import { audit, changePassword } from '../services/dashboard/users.ts';
+import { changePassword } from '../services/dashboard/users.ts';
 import { auditPage, passwordPage } from './pages/account.ts';
 import { messagePage } from './pages/auth.ts';
 import { keyCreatedPage, keysPage, revokeConfirmPage } from './pages/keys.ts';
@@ -74,8 +74,7 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     const mode = formField(request.body, 'mode') || 'live';
     if (!(KEY_MODES as readonly string[]).includes(mode)) return sendPage(reply, 400, await renderKeys(session, 'Choose live or test.'));
     try {
-      const { key, info } = await createKey(admin, session.org, mode as KeyMode, formField(request.body, 'name'));
-      await audit(admin, session.org.id, session.user.email, 'key.created', `${info.name} (${info.displayPrefix}…, ${info.mode})`);
+      const { key, info } = await createKey(admin, session.org, mode as KeyMode, formField(request.body, 'name'), session.user.email);
       return sendPage(reply, 200, keyCreatedPage(session, key, info));
     } catch (error) {
       if (error instanceof InvalidRequest) return sendPage(reply, 400, await renderKeys(session, error.message));
@@ -97,10 +96,9 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     if (!session) return reply;
     const id = (request.params as { id: string }).id;
     try {
-      const { key, revokedNow } = await revokeKey(admin, id, session.org);
+      const { key, revokedNow } = await revokeKey(admin, id, session.org, session.user.email);
       // Already revoked (the form sent twice, even at once): nothing changed, so nothing to record.
       if (!revokedNow) return reply.redirect(alreadyRevoked(key.id), 303);
-      await audit(admin, session.org.id, session.user.email, 'key.revoked', `${key.name} (${key.displayPrefix}…, ${key.mode})`);
     } catch (error) {
       if (error instanceof InvalidRequest) return sendPage(reply, 404, messagePage('Not found', 'There is no such key.'));
       throw error;
