@@ -26,7 +26,8 @@ import { loadConfig } from '../src/config.ts';
 import { createDeps } from '../src/deps.ts';
 import { ENDPOINTS } from '../src/domain/access.ts';
 import { createKey, createOrg, listKeys, revokeKey, setOrgPlan, setPlan } from '../src/services/access/admin.ts';
-import { SYSTEMS, type GenerateManifest } from '../src/services/generate.ts';
+import { SYSTEMS, type GenerateManifest } from '../src/tools/generate/data-set.ts';
+import { Random } from '../src/tools/generate/random.ts';
 import { ensureData, ROOT, timeSnapshotImport, type BenchData, type DataParams } from './data.ts';
 import { freePort, httpGet, sleep, spawnReady, stopChild } from './http.ts';
 import { rssMb, runLoad, type LoadResult, type RequestSpec } from './load.ts';
@@ -89,16 +90,10 @@ function options() {
   };
 }
 
-/** mulberry32: the same request sequence on every run. */
+/** The same request sequence on every run: the generator's seeded source. */
 function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const source = new Random(seed);
+  return () => source.next();
 }
 
 // ---------------------------------------------------------------------------
