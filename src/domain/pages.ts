@@ -1,4 +1,5 @@
 /** Pages of the code set: the queries the read endpoints ask, and the page the store answers with. */
+import type { JsonItems } from './json-text.ts';
 import type { ChangeType, CodeStatus } from './records.ts';
 
 export interface CodePageQuery {
@@ -26,11 +27,17 @@ export interface ChangePageQuery {
 }
 
 /** A page as the store returns it: the records' JSON joined by commas. */
-export interface RawPage<K> {
+export interface RawPage<K, T = unknown> {
   /** `rec1,rec2,…` — empty string when the page is empty. */
-  json: string;
+  json: JsonItems<T>;
   count: number;
   /** Sort key of the last record on the page; null when the page is empty. */
   last: K | null;
   hasMore: boolean;
+}
+
+/** A page as every collection sends it (the page envelope). */
+export interface Page<T> {
+  data: T[];
+  pagination: { has_more: boolean; next_cursor?: string };
 }

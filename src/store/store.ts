@@ -7,7 +7,8 @@
  * written, so the hot path assembles pages without building objects per row.
  */
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
-import type { ChangeType, CodeContent, CodeStatus } from '../domain/records.ts';
+import type { JsonText } from '../domain/json-text.ts';
+import type { ChangeRecord, ChangeType, CodeContent, CodeRecord, CodeStatus } from '../domain/records.ts';
 import type { AccessStore, UsageStore } from './access-store.ts';
 import type { DashboardStore } from './dashboard-store.ts';
 
@@ -74,10 +75,10 @@ export interface Store {
   readonly usage: UsageStore;
   /** Dashboard users, sessions and audit log. */
   readonly dashboard: DashboardStore;
-  pageCodes(query: CodePageQuery): Promise<RawPage<string>>;
-  codeJson(id: string): Promise<string | null>;
+  pageCodes(query: CodePageQuery): Promise<RawPage<string, CodeRecord>>;
+  codeJson(id: string): Promise<JsonText<CodeRecord> | null>;
   codeExists(id: string): Promise<boolean>;
-  pageChanges(query: ChangePageQuery): Promise<RawPage<ChangeKey>>;
+  pageChanges(query: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>>;
   countCodes(): Promise<number>;
 
   /**

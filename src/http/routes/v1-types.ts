@@ -1,3 +1,4 @@
+import type { JsonText } from '../../domain/json-text.ts';
 import type { CursorCodec } from '../cursor.ts';
 import type { CatalogStore } from '../../services/catalog.ts';
 
@@ -20,9 +21,10 @@ export interface RouteDeps {
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Sends JSON that is already text (records are stored as their response JSON).
- * The route's response schema documents the shape; Fastify sends strings as-is.
+ * Sends JSON that is already text (records are stored as their response JSON):
+ * Fastify sends a string as it is. The reply's send is typed by the route's
+ * response schema (okResponse), which admits only text holding that shape.
  */
-export function sendJsonText(reply: { type(contentType: string): { send(payload: never): unknown } }, json: string): void {
-  reply.type(JSON_TYPE).send(json as never);
+export function sendJsonText<T>(reply: { type(contentType: string): { send: (payload: JsonText<T>) => unknown } }, json: JsonText<T>): void {
+  reply.type(JSON_TYPE).send(json);
 }

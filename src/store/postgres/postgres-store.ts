@@ -19,6 +19,8 @@ import { InvalidRequest } from '../../errors.ts';
 import { PostgresAccessStore } from './access-store.ts';
 import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
 import { toRawPage } from '../sql/raw-page.ts';
+import { jsonText, type JsonText } from '../../domain/json-text.ts';
+import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
 import { PostgresSql } from './sql.ts';
 import { PostgresImportTransaction } from './import-transaction.ts';
 import { migratePostgres } from './migrations.ts';
@@ -65,18 +67,18 @@ export class PostgresStore implements Store {
     return Number.NaN;
   }
 
-  async pageCodes(q: CodePageQuery): Promise<RawPage<string>> {
+  async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
     const values: Value[] = [q.after ?? '', q.limit + 1];
     const where = ['id > $1'];
     if (q.system !== null) where.push(`system = $${values.push(q.system)}`);
     if (q.status !== null) where.push(`status = $${values.push(q.status)}`);
     const found = await arrays<[string, string]>(this.pool, `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $2`, values);
-    return toRawPage(found, q.limit, 1, (row) => row[0]);
+    return toRawPage<CodeRecord, [string, string], string>(found, q.limit, 1, (row) => row[0]);
   }
 
-  async codeJson(id: string): Promise<string | null> {
+  async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
     const [row] = await arrays<[string]>(this.pool, 'SELECT json FROM codes WHERE id = $1', [id]);
-    return row ? row[0] : null;
+    return row ? jsonText<CodeRecord>(row[0]) : null;
   }
 
   async codeExists(id: string): Promise<boolean> {
@@ -92,7 +94,7 @@ export class PostgresStore implements Store {
    * PostgreSQL compares the row value (effective_date, id) as one index range
    * on (…, effective_date, id), so unlike SQLite it needs no split.
    */
-  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey>> {
+  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
     const values: Value[] = [q.limit + 1];
     const where: string[] = [];
     const add = (condition: (p: string) => string, value: string | number | null) => {
@@ -111,7 +113,7 @@ export class PostgresStore implements Store {
     const sql = `SELECT effective_date, id, json FROM changes ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY effective_date, id LIMIT $1`;
     const found = await arrays<[string, string, string]>(this.pool, sql, values);
-    return toRawPage(found, q.limit, 2, (row) => ({ effectiveDate: row[0], id: Number(row[1]) }));
+    return toRawPage<ChangeRecord, [string, string, string], ChangeKey>(found, q.limit, 2, (row) => ({ effectiveDate: row[0], id: Number(row[1]) }));
   }
 
   /** On a connection of its own, without the requests' statement timeout: an import may take minutes. */
