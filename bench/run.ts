@@ -28,7 +28,7 @@ import { ENDPOINTS } from '../src/domain/access.ts';
 import { createKey, createOrg, listKeys, revokeKey, setOrgPlan, setPlan } from '../src/services/access/admin.ts';
 import { SYSTEMS, type GenerateManifest } from '../src/tools/generate/data-set.ts';
 import { Random } from '../src/tools/generate/random.ts';
-import { ensureData, ROOT, timeSnapshotImport, type BenchData, type DataParams } from './data.ts';
+import { ensureData, ROOT, timeSnapshotImport, type BenchData } from './data.ts';
 import { freePort, httpGet, sleep, spawnReady, stopChild } from './http.ts';
 import { rssMb, runLoad, type LoadResult, type RequestSpec } from './load.ts';
 import { evaluateTargets, formatReport, type RunRecord } from './report.ts';
@@ -76,17 +76,17 @@ function options() {
     return n;
   };
   return {
-    quick: values.quick!,
-    params: { codes: num(values.codes, base.codes), changes: num(values.changes, base.changes), dates: num(values.dates, base.dates), seed: Number(values.seed) } as DataParams,
+    quick: values.quick,
+    params: { codes: num(values.codes, base.codes), changes: num(values.changes, base.changes), dates: num(values.dates, base.dates), seed: Number(values.seed) },
     connections: num(values.connections, 32),
     warmup: num(values.warmup, base.warmup),
     duration: num(values.duration, base.duration),
-    rebuild: values.rebuild!,
+    rebuild: values.rebuild,
     only: values.only === undefined ? null : new Set(values.only.split(',')),
     /** Runs the server under load with --cpu-prof (bench/results/profiles/); combine with --only. */
-    profile: values.profile!,
+    profile: values.profile,
     /** Times the snapshot import and re-import again (on a scratch database) instead of reporting the build's. */
-    timeImport: values['time-import']!,
+    timeImport: values['time-import'],
   };
 }
 
@@ -138,8 +138,8 @@ async function startServer(data: BenchData, port: number, probe: RequestSpec, lo
   const started = performance.now();
   const flags = [...serverNodeFlags(ROOT), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles')}`] : [])];
   const child = spawn(process.execPath, [...flags, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.pipe(out, { end: false });
-  child.stderr!.pipe(out, { end: false });
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
   const exit: Server['exit'] = { value: null };
   child.once('exit', (code, signal) => {
     exit.value = signal ?? `code ${code}`;

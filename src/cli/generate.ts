@@ -40,7 +40,7 @@ export async function generateCommand(args: string[], _deps: () => Promise<Deps>
     if (error instanceof InvalidRequest) throw new CliError(error.describe(flagOf), 2);
     throw error;
   }
-  const out = output(values.json!);
+  const out = output(values.json);
   const bar = progressBar();
   let summary;
   try {

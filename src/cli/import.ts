@@ -62,9 +62,9 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
     release: required(values.release, '--release', IMPORT_USAGE),
     effectiveDate: required(values['effective-date'], '--effective-date', IMPORT_USAGE),
     format,
-    mode: oneOf(values.mode!, ['snapshot', 'delta'], '--mode'),
-    allowBackdated: values['allow-backdated']!,
-    allowMassRetire: values['allow-mass-retire']!,
+    mode: oneOf(values.mode, ['snapshot', 'delta'], '--mode'),
+    allowBackdated: values['allow-backdated'],
+    allowMassRetire: values['allow-mass-retire'],
   };
   // Every argument is checked before the database is opened (and perhaps created).
   try {
@@ -75,7 +75,7 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
   }
   if (!existsSync(file)) throw new CliError(`no such file: ${file}`);
   if (!statSync(file).isFile()) throw new CliError(`not a file: ${file}`);
-  const out = output(values.json!);
+  const out = output(values.json);
   const { store } = await deps();
   const bar = progressBar();
   try {
@@ -92,7 +92,7 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
 
 export async function demoCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const { values } = parseCommand(args, { json: { type: 'boolean', default: false } }, 'codebook demo [--json]');
-  const out = output(values.json!);
+  const out = output(values.json);
   const { store } = await deps();
   const bar = progressBar();
   let summaries;

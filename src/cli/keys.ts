@@ -32,7 +32,7 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
     { org: { type: 'string' }, test: { type: 'boolean', default: false }, name: { type: 'string' }, json: { type: 'boolean', default: false } },
     USAGE,
   );
-  const out = output(values.json!);
+  const out = output(values.json);
   switch (action) {
     case 'create': {
       const { admin } = await deps();

@@ -22,7 +22,7 @@ export async function usersCommand(args: string[], deps: () => Promise<Deps>): P
   const [action, ...rest] = args;
   if (groupHelp(action, USAGE)) return;
   const { values } = parseCommand(rest, { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
-  const out = output(values.json!);
+  const out = output(values.json);
   const d = await deps();
   const linkUrl = (token: string) => `${d.config.publicUrl}/dashboard/set-password?token=${token}`;
   switch (action) {

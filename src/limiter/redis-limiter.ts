@@ -90,8 +90,8 @@ export class RedisLimiter implements Limiter {
     defineScripts(this.redis);
     this.redis.on('error', (error) => this.markDown(error));
     this.redis.on('close', () => this.markDown(new Error('connection to Redis closed')));
-    this.redis.on('ready', () => this.recover().catch((error: unknown) => this.o.onWarning?.('could not resume on Redis', error)));
-    this.timer = setInterval(() => this.tick().catch((error: unknown) => this.o.onFlushError?.(error)), options.tickMs ?? 1_000);
+    this.redis.on('ready', () => void this.recover().catch((error: unknown) => this.o.onWarning?.('could not resume on Redis', error)));
+    this.timer = setInterval(() => void this.tick().catch((error: unknown) => this.o.onFlushError?.(error)), options.tickMs ?? 1_000);
     this.timer.unref();
   }
 

@@ -35,7 +35,7 @@ async function settlesWithin<T>(ms: number, what: string, promise: Promise<T>): 
 
 function assertUnavailable(result: PromiseSettledResult<unknown>, what: string): void {
   assert.equal(result.status, 'rejected', `${what} should fail while the database is stalled`);
-  assert.ok((result as PromiseRejectedResult).reason instanceof StoreUnavailableError, `${what}: ${String((result as PromiseRejectedResult).reason)}`);
+  assert.ok((result).reason instanceof StoreUnavailableError, `${what}: ${String((result).reason)}`);
 }
 
 describe('PostgreSQL that stalls', { skip }, () => {

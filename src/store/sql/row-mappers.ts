@@ -7,9 +7,10 @@ import type { ApiKeyInfo, EndpointName, KeyMode, Organisation, Plan } from '../.
 import type { KeyLookup } from '../access-store.ts';
 import type { SessionRow, User } from '../dashboard-store.ts';
 
-export type Row = Record<string, unknown>;
+export type { Row } from './sql.ts';
+import type { Row } from './sql.ts';
 
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const text = (v: Row[string] | undefined): string | null => (v === null || v === undefined ? null : String(v));
 const flag = (v: unknown): boolean => v === true || Number(v) === 1;
 
 export function planFromRow(r: Row): Plan {
@@ -69,6 +70,6 @@ export function keyLookupFromRow(r: Row): KeyLookup {
   return {
     key: keyFromRow(r),
     org: { id: String(r.org_id), slug: String(r.o_slug), plan: String(r.o_plan), createdAt: String(r.o_created_at) },
-    plan: planFromRow({ ...r, name: r.p_name }),
+    plan: planFromRow({ ...r, name: r.p_name ?? null }),
   };
 }

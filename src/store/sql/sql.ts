@@ -9,7 +9,8 @@
  * `ON CONFLICT … DO UPDATE SET col = excluded.col`, which both speak.
  */
 export type SqlValue = string | number | boolean | null;
-export type Row = Record<string, unknown>;
+/** A row of a read: column name → value (bigint: PostgreSQL's count, as text, is a string). */
+export type Row = Record<string, string | number | bigint | boolean | null>;
 
 export interface Sql {
   /** Rows of a read. */

@@ -12,6 +12,7 @@ const values = (params: readonly SqlValue[]) => params as SQLInputValue[];
 
 export class SqliteSql extends SqliteStatements implements Sql {
   async rows(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
+    // No column of the schema holds a blob.
     return this.stmt(sql).all(...values(params)) as Row[];
   }
 
