@@ -173,30 +173,39 @@ export async function generateDataSet(req: GenerateRequest, onProgress: Generate
   const fileName = (r: number, system: string, mode: string) => `r${digits(r, String(req.dates).length)}-${effectiveDate(r)}-${system}-${mode}.csv`;
   const header = (spec: SystemSpec) => `${['code', 'display', 'definition', 'status', 'parents', ...spec.attributes].join(',')}\n`;
 
-  // Release 1: every code, a few of them deprecated from the start.
-  for (const [k, { spec, s, size }] of systems.entries()) {
-    const file = fileName(1, spec.name, 'snapshot');
+  /** Writes one import file (header, then the rows writeRows writes) and records it in the manifest. */
+  const writeImport = async (
+    r: number,
+    spec: SystemSpec,
+    mode: 'snapshot' | 'delta',
+    writeRows: (write: (row: string) => Promise<void>) => Promise<Record<ChangeType, number>>,
+  ): Promise<void> => {
+    const file = fileName(r, spec.name, mode);
     const out = await ChunkedFile.create(join(req.out, file));
+    let expected: Record<ChangeType, number>;
     try {
       await out.write(header(spec));
-      for (let i = 0; i < size; i++) {
-        if (hash(seed, s, i, 7) % 100 < 3) status[k]![i] = DEPRECATED;
-        await out.write(csvRow(seed, s, spec, i, 0, status[k]![i]!));
+      expected = await writeRows(async (row) => {
+        await out.write(row);
         if (++done % 10_000 === 0) onProgress(done, total);
-      }
+      });
     } finally {
       await out.close();
     }
     bytes += out.bytes;
-    imports.push({
-      file,
-      system: spec.name,
-      release: releaseName(1),
-      effective_date: effectiveDate(1),
-      mode: 'snapshot',
-      format: 'csv',
-      rows: size,
-      expected: { added: size, revised: 0, retired: 0, reactivated: 0 },
+    // Every row records exactly one change.
+    const rows = expected.added + expected.revised + expected.retired + expected.reactivated;
+    imports.push({ file, system: spec.name, release: releaseName(r), effective_date: effectiveDate(r), mode, format: 'csv', rows, expected });
+  };
+
+  // Release 1: every code, a few of them deprecated from the start.
+  for (const [k, { spec, s, size }] of systems.entries()) {
+    await writeImport(1, spec, 'snapshot', async (write) => {
+      for (let i = 0; i < size; i++) {
+        if (hash(seed, s, i, 7) % 100 < 3) status[k]![i] = DEPRECATED;
+        await write(csvRow(seed, s, spec, i, 0, status[k]![i]!));
+      }
+      return { added: size, revised: 0, retired: 0, reactivated: 0 };
     });
   }
 
@@ -216,11 +225,8 @@ export async function generateDataSet(req: GenerateRequest, onProgress: Generate
         perm[j] = t;
       }
       const chosen = perm.slice(0, count).sort();
-      const expected: Record<ChangeType, number> = { added: 0, revised: 0, retired: 0, reactivated: 0 };
-      const file = fileName(r, spec.name, 'delta');
-      const out = await ChunkedFile.create(join(req.out, file));
-      try {
-        await out.write(header(spec));
+      await writeImport(r, spec, 'delta', async (write) => {
+        const expected: Record<ChangeType, number> = { added: 0, revised: 0, retired: 0, reactivated: 0 };
         for (const i of chosen) {
           const current = status[k]![i]!;
           const roll = rnd.next();
@@ -237,22 +243,9 @@ export async function generateDataSet(req: GenerateRequest, onProgress: Generate
             revision[k]![i]!++;
             expected.revised++;
           }
-          await out.write(csvRow(seed, s, spec, i, revision[k]![i]!, status[k]![i]!));
-          if (++done % 10_000 === 0) onProgress(done, total);
+          await write(csvRow(seed, s, spec, i, revision[k]![i]!, status[k]![i]!));
         }
-      } finally {
-        await out.close();
-      }
-      bytes += out.bytes;
-      imports.push({
-        file,
-        system: spec.name,
-        release: releaseName(r),
-        effective_date: effectiveDate(r),
-        mode: 'delta',
-        format: 'csv',
-        rows: count,
-        expected,
+        return expected;
       });
     }
   }
