@@ -78,8 +78,8 @@ async function startServer(dbFile: string, port: number, key: string, logFile: s
   delete env.REDIS_URL;
   const out = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(process.execPath, [...serverNodeFlags(ROOT), 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.pipe(out);
-  child.stderr!.pipe(out);
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited during start-up; see ${logFile}`);
     try {

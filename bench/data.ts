@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GenerateManifest } from '../src/services/generate.ts';
+import type { GenerateManifest } from '../src/tools/generate/data-set.ts';
 import type { ImportTimings } from './import-data.ts';
 
 export const ROOT = join(import.meta.dirname, '..');

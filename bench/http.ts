@@ -40,7 +40,7 @@ export function spawnReady(script: string, env: Record<string, string>, cwd: str
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       if (out.includes('ready')) resolve(child);
     });

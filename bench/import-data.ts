@@ -16,7 +16,7 @@ import { progressBar } from '../src/cli/progress.ts';
 import { describeSummary } from '../src/cli/import.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDeps } from '../src/deps.ts';
-import type { GeneratedImport, GenerateManifest } from '../src/services/generate.ts';
+import type { GeneratedImport, GenerateManifest } from '../src/tools/generate/data-set.ts';
 import { runImport, type ImportSummary } from '../src/services/import/importer.ts';
 import type { Store } from '../src/store/store.ts';
 

@@ -26,8 +26,9 @@ import { loadConfig } from '../src/config.ts';
 import { createDeps } from '../src/deps.ts';
 import { ENDPOINTS } from '../src/domain/access.ts';
 import { createKey, createOrg, listKeys, revokeKey, setOrgPlan, setPlan } from '../src/services/access/admin.ts';
-import { SYSTEMS, type GenerateManifest } from '../src/services/generate.ts';
-import { ensureData, ROOT, timeSnapshotImport, type BenchData, type DataParams } from './data.ts';
+import { SYSTEMS, type GenerateManifest } from '../src/tools/generate/data-set.ts';
+import { Random } from '../src/tools/generate/random.ts';
+import { ensureData, ROOT, timeSnapshotImport, type BenchData } from './data.ts';
 import { freePort, httpGet, sleep, spawnReady, stopChild } from './http.ts';
 import { rssMb, runLoad, type LoadResult, type RequestSpec } from './load.ts';
 import { evaluateTargets, formatReport, type RunRecord } from './report.ts';
@@ -75,30 +76,24 @@ function options() {
     return n;
   };
   return {
-    quick: values.quick!,
-    params: { codes: num(values.codes, base.codes), changes: num(values.changes, base.changes), dates: num(values.dates, base.dates), seed: Number(values.seed) } as DataParams,
+    quick: values.quick,
+    params: { codes: num(values.codes, base.codes), changes: num(values.changes, base.changes), dates: num(values.dates, base.dates), seed: Number(values.seed) },
     connections: num(values.connections, 32),
     warmup: num(values.warmup, base.warmup),
     duration: num(values.duration, base.duration),
-    rebuild: values.rebuild!,
+    rebuild: values.rebuild,
     only: values.only === undefined ? null : new Set(values.only.split(',')),
     /** Runs the server under load with --cpu-prof (bench/results/profiles/); combine with --only. */
-    profile: values.profile!,
+    profile: values.profile,
     /** Times the snapshot import and re-import again (on a scratch database) instead of reporting the build's. */
-    timeImport: values['time-import']!,
+    timeImport: values['time-import'],
   };
 }
 
-/** mulberry32: the same request sequence on every run. */
+/** The same request sequence on every run: the generator's seeded source. */
 function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const source = new Random(seed);
+  return () => source.next();
 }
 
 // ---------------------------------------------------------------------------
@@ -143,8 +138,8 @@ async function startServer(data: BenchData, port: number, probe: RequestSpec, lo
   const started = performance.now();
   const flags = [...serverNodeFlags(ROOT), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles')}`] : [])];
   const child = spawn(process.execPath, [...flags, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.pipe(out, { end: false });
-  child.stderr!.pipe(out, { end: false });
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
   const exit: Server['exit'] = { value: null };
   child.once('exit', (code, signal) => {
     exit.value = signal ?? `code ${code}`;

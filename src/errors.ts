@@ -59,10 +59,39 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * How a message names the options of a request. Services name their own
+ * (effectiveDate, allowBackdated); an entry layer renders a refusal in the
+ * names its user typed (the CLI: --effective-date, --allow-backdated).
+ */
+export type OptionNames = (option: string) => string;
+export const ownNames: OptionNames = (option) => option;
+/** A reason, fixed or worded around the options it names. */
+export type Reason = string | ((name: OptionNames) => string);
+
 /** An operator's or user's request that cannot be carried out, with the reason. */
 export class InvalidRequest extends Error {
-  constructor(message: string) {
-    super(message);
+  private readonly reason: Reason;
+  constructor(reason: Reason) {
+    super(typeof reason === 'string' ? reason : reason(ownNames));
     this.name = 'InvalidRequest';
+    this.reason = reason;
+  }
+
+  /** The reason with the request's options named as the caller's user knows them. */
+  describe(name: OptionNames): string {
+    return typeof this.reason === 'string' ? this.reason : this.reason(name);
   }
 }
+
+/**
+ * The database cannot be reached or used right now (connection refused or
+ * lost, shutting down, too many connections). Callers answer 503 with
+ * Retry-After and try again later; it is never a bug of the request.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}
+
+/** Seconds a client should wait before retrying while a store is down. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;

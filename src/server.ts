@@ -79,7 +79,7 @@ async function loadDemoData(deps: Deps, log: FastifyBaseLogger): Promise<string 
     log.warn({ err: error }, 'demo data set not loaded here: another instance is loading it');
   }
   try {
-    return await ensureDemoAccess(deps);
+    return await ensureDemoAccess(deps.admin);
   } catch (error) {
     if (!(error instanceof InvalidRequest)) throw error;
     log.warn('demo organisation created by another instance starting at the same time');

@@ -1,6 +1,9 @@
 /** Argument parsing shared by every command: strict, with one-line errors. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CliError } from '../errors.ts';
+import { CliError, type OptionNames } from '../errors.ts';
+
+/** A service's option as the flag that sets it: effectiveDate → --effective-date. */
+export const flagOf: OptionNames = (option) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 export function parseCommand<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, usage: string) {
   let parsed;

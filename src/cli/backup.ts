@@ -19,5 +19,5 @@ export async function backupCommand(args: string[], deps: () => Promise<Deps>): 
   await store.backupTo(file);
   const bytes = statSync(file).size;
   const seconds = (performance.now() - started) / 1000;
-  output(values.json!).result({ file, bytes }, `backed up to ${file} (${(bytes / 1_048_576).toFixed(1)} MB, ${seconds.toFixed(2)} s)`);
+  output(values.json).result({ file, bytes }, `backed up to ${file} (${(bytes / 1_048_576).toFixed(1)} MB, ${seconds.toFixed(2)} s)`);
 }

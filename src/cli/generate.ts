@@ -1,8 +1,8 @@
 /** `codebook generate`: a synthetic, deterministic data set for benchmarks and tests. */
 import type { Deps } from '../deps.ts';
 import { CliError, InvalidRequest } from '../errors.ts';
-import { generateDataSet, validateGenerateRequest, type GenerateRequest } from '../services/generate.ts';
-import { helpHint, output, parseCommand, required } from './args.ts';
+import { generateDataSet, validateGenerateRequest, type GenerateRequest } from '../tools/generate/data-set.ts';
+import { flagOf, helpHint, output, parseCommand, required } from './args.ts';
 import { progressBar } from './progress.ts';
 
 const USAGE = 'codebook generate --codes N --changes M --dates D [--seed S] --out DIR [--json]';
@@ -37,10 +37,10 @@ export async function generateCommand(args: string[], _deps: () => Promise<Deps>
   try {
     validateGenerateRequest(request);
   } catch (error) {
-    if (error instanceof InvalidRequest) throw new CliError(error.message, 2);
+    if (error instanceof InvalidRequest) throw new CliError(error.describe(flagOf), 2);
     throw error;
   }
-  const out = output(values.json!);
+  const out = output(values.json);
   const bar = progressBar();
   let summary;
   try {

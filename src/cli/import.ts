@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { loadDemo } from '../services/demo.ts';
 import { ImportRejected, runImport, validateRequest, type ImportRequest, type ImportSummary } from '../services/import/importer.ts';
-import { helpHint, oneOf, output, parseCommand, required, type Output } from './args.ts';
+import { flagOf, helpHint, oneOf, output, parseCommand, required, type Output } from './args.ts';
 import { progressBar } from './progress.ts';
 
 const IMPORT_USAGE =
@@ -31,11 +31,11 @@ export function feedNote(s: ImportSummary): string {
 
 function reportRejection(error: ImportRejected, out: Output): never {
   if (out.json) {
-    process.stdout.write(`${JSON.stringify({ error: { message: error.message, errors: error.errors } })}\n`);
+    process.stdout.write(`${JSON.stringify({ error: { message: error.describe(flagOf), errors: error.errors } })}\n`);
   } else {
     for (const e of error.errors) process.stderr.write(`line ${e.line}: ${e.message}\n`);
   }
-  throw new CliError(error.message);
+  throw new CliError(error.describe(flagOf));
 }
 
 export async function importCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
@@ -62,20 +62,20 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
     release: required(values.release, '--release', IMPORT_USAGE),
     effectiveDate: required(values['effective-date'], '--effective-date', IMPORT_USAGE),
     format,
-    mode: oneOf(values.mode!, ['snapshot', 'delta'], '--mode'),
-    allowBackdated: values['allow-backdated']!,
-    allowMassRetire: values['allow-mass-retire']!,
+    mode: oneOf(values.mode, ['snapshot', 'delta'], '--mode'),
+    allowBackdated: values['allow-backdated'],
+    allowMassRetire: values['allow-mass-retire'],
   };
   // Every argument is checked before the database is opened (and perhaps created).
   try {
     validateRequest(request);
   } catch (error) {
-    if (error instanceof ImportRejected) throw new CliError(error.message, 2);
+    if (error instanceof ImportRejected) throw new CliError(error.describe(flagOf), 2);
     throw error;
   }
   if (!existsSync(file)) throw new CliError(`no such file: ${file}`);
   if (!statSync(file).isFile()) throw new CliError(`not a file: ${file}`);
-  const out = output(values.json!);
+  const out = output(values.json);
   const { store } = await deps();
   const bar = progressBar();
   try {
@@ -92,7 +92,7 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
 
 export async function demoCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const { values } = parseCommand(args, { json: { type: 'boolean', default: false } }, 'codebook demo [--json]');
-  const out = output(values.json!);
+  const out = output(values.json);
   const { store } = await deps();
   const bar = progressBar();
   let summaries;

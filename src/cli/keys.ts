@@ -6,7 +6,6 @@ import { listKeys, revokeKey } from '../services/access/admin.ts';
 import { createExpiringKey, parseExpiry, parseGrace, rollKey } from '../services/access/key-life.ts';
 import { keyState } from '../domain/key-life.ts';
 import { existingOrg } from './orgs.ts';
-import { audit } from '../services/dashboard/users.ts';
 import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
@@ -43,7 +42,7 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
     },
     USAGE,
   );
-  const out = output(values.json!);
+  const out = output(values.json);
   switch (action) {
     case 'create': {
       const { admin } = await deps();
@@ -76,7 +75,6 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
         out.result({ ...publicKey(k, org), already_revoked: true }, `key ${k.id} (${k.displayPrefix}…) was already revoked at ${k.revokedAt}; nothing changed`);
         return;
       }
-      await audit(admin, k.orgId, 'operator', 'key.revoked', `${k.name} (${k.displayPrefix}…, ${k.mode})`);
       out.result({ ...publicKey(k, org), already_revoked: false }, `key ${k.id} (${k.displayPrefix}…) revoked at ${k.revokedAt}; it is refused from the next request on`);
       return;
     }

@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig } from '../config.ts';
 import { createDeps, type Deps } from '../deps.ts';
 import { CliError, InvalidRequest } from '../errors.ts';
+import { flagOf } from './args.ts';
 import { backupCommand } from './backup.ts';
 import { demoCommand, importCommand } from './import.ts';
 import { keysCommand } from './keys.ts';
@@ -47,7 +48,8 @@ export async function runCli(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CliError || error instanceof ConfigError || error instanceof InvalidRequest) {
-      if (error.message !== '') process.stderr.write(`codebook: ${error.message}\n`);
+      const message = error instanceof InvalidRequest ? error.describe(flagOf) : error.message;
+      if (message !== '') process.stderr.write(`codebook: ${message}\n`);
       return error instanceof CliError ? error.exitCode : 1;
     }
     process.stderr.write(`codebook: unexpected error: ${(error as Error).message}\n`);

@@ -20,7 +20,7 @@ export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Pr
   const [action, ...rest] = args;
   if (groupHelp(action, USAGE)) return;
   const { values, positionals } = parseCommand(rest, { plan: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
-  const out = output(values.json!);
+  const out = output(values.json);
   switch (action) {
     case 'create': {
       if (positionals.length !== 1) throw new CliError(`expected one SLUG ${helpHint(USAGE)}`, 2);

@@ -34,7 +34,7 @@ export async function plansCommand(args: string[], deps: () => Promise<Deps>): P
     },
     USAGE,
   );
-  const out = output(values.json!);
+  const out = output(values.json);
   if (action === 'list') {
     const plans = await (await deps()).store.access.listPlans();
     out.result(plans, table(PLAN_HEADERS, plans.map(describePlan)));

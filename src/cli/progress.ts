@@ -8,7 +8,8 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr) {
   let lastDraw = 0;
   let drawn = false;
   return {
-    update(phase: ImportPhase, done: number, total: number): void {
+    // An arrow function: it is handed around as a callback (onProgress: bar.update).
+    update: (phase: ImportPhase, done: number, total: number): void => {
       if (!stream.isTTY) return;
       const now = Date.now();
       if (done < total && now - lastDraw < 100) return;

@@ -26,5 +26,5 @@ export async function usageCommand(args: string[], deps: () => Promise<Deps>): P
     '',
     table(['DAY', ...OUTCOMES.map((o) => o.toUpperCase())], report.byDay.map((d) => [d.day, ...outcomes(d.byOutcome)])),
   ].join('\n');
-  output(values.json!).result(report, text);
+  output(values.json).result(report, text);
 }

@@ -1,9 +1,9 @@
 /** `codebook users create|link|list|disable`: dashboard users of an organisation. */
 import type { Deps } from '../deps.ts';
+import type { User } from '../domain/dashboard.ts';
 import { CliError } from '../errors.ts';
 import { existingOrg } from './orgs.ts';
 import { createUser, disableUser, LINK_VALIDITY_MS, newPasswordLink } from '../services/dashboard/users.ts';
-import type { User } from '../store/dashboard-store.ts';
 import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
@@ -22,7 +22,7 @@ export async function usersCommand(args: string[], deps: () => Promise<Deps>): P
   const [action, ...rest] = args;
   if (groupHelp(action, USAGE)) return;
   const { values } = parseCommand(rest, { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
-  const out = output(values.json!);
+  const out = output(values.json);
   const d = await deps();
   const linkUrl = (token: string) => `${d.config.publicUrl}/dashboard/set-password?token=${token}`;
   switch (action) {

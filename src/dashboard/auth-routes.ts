@@ -7,7 +7,7 @@ import { endSession, sameToken, startSession } from '../services/dashboard/sessi
 import { PasswordAttemptsThrottled } from '../services/dashboard/password-throttle.ts';
 import { setPasswordWithToken, signIn } from '../services/dashboard/users.ts';
 import { loginPage, messagePage, setPasswordPage } from './pages/auth.ts';
-import { formField, isHttps, LOGIN_CSRF_COOKIE, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions, type Form } from './plugin.ts';
+import { formField, isHttps, LOGIN_CSRF_COOKIE, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions, type Form } from './requests.ts';
 
 /** Forms shown before there is a session are protected by a double-submit cookie. */
 function issueFormToken(request: FastifyRequest, reply: FastifyReply): string {

@@ -1,6 +1,6 @@
 /** Requests per day of a month, stacked by outcome, drawn server-side as SVG (no script, no inline style). */
 import { OUTCOMES, type Outcome } from '../domain/access.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../html.ts';
 
 export const OUTCOME_LABELS: Record<Outcome, string> = {
   ok: 'OK',

@@ -12,7 +12,7 @@ import { messagePage } from './pages/auth.ts';
 import { exposureBanner, rollConfirmPage, rolledPage } from './pages/key-life.ts';
 import { requestsPage } from './pages/requests.ts';
 import { settingsPage } from './pages/settings.ts';
-import { formField, requireSession, sendPage } from './plugin.ts';
+import { formField, requireSession, sendPage } from './requests.ts';
 
 export async function keyLifeRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
   const { admin } = deps;

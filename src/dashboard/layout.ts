@@ -1,6 +1,6 @@
 /** The frame of every dashboard page. */
 import type { ActiveSession } from '../services/dashboard/sessions.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../html.ts';
 
 export interface PageOptions {
   title: string;

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KEY_MODES, type KeyMode } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { InvalidRequest } from '../errors.ts';
-import { windowsAt } from '../limiter/windows.ts';
+import { windowsAt } from '../domain/windows.ts';
 import { listKeys, revokeKey, usageReport } from '../services/access/admin.ts';
 import { exposureWarnings } from '../services/access/exposure.ts';
 import { createExpiringKey, parseExpiry } from '../services/access/key-life.ts';
@@ -13,12 +13,12 @@ import { exposureBanner } from './pages/key-life.ts';
 import { keyUsageSection } from './pages/key-usage.ts';
 import { resumeSession, sameToken, startSession, type ActiveSession } from '../services/dashboard/sessions.ts';
 import { PasswordAttemptsThrottled } from '../services/dashboard/password-throttle.ts';
-import { audit, changePassword } from '../services/dashboard/users.ts';
+import { changePassword } from '../services/dashboard/users.ts';
 import { auditPage, passwordPage } from './pages/account.ts';
 import { messagePage } from './pages/auth.ts';
 import { keyCreatedPage, keysPage, revokeConfirmPage } from './pages/keys.ts';
 import { overviewPage } from './pages/overview.ts';
-import { formField, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions } from './plugin.ts';
+import { formField, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions } from './requests.ts';
 
 const NONCE_MEMORY_MS = 24 * 60 * 60 * 1000;
 
@@ -107,10 +107,9 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     if (!session) return reply;
     const id = (request.params as { id: string }).id;
     try {
-      const { key, revokedNow } = await revokeKey(admin, id, session.org);
+      const { key, revokedNow } = await revokeKey(admin, id, session.org, session.user.email);
       // Already revoked (the form sent twice, even at once): nothing changed, so nothing to record.
       if (!revokedNow) return reply.redirect(alreadyRevoked(key.id), 303);
-      await audit(admin, session.org.id, session.user.email, 'key.revoked', `${key.name} (${key.displayPrefix}…, ${key.mode})`);
     } catch (error) {
       if (error instanceof InvalidRequest) return sendPage(reply, 404, messagePage('Not found', 'There is no such key.'));
       throw error;

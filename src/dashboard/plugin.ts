@@ -10,17 +10,13 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../errors.ts';
-import { OUTAGE_RETRY_AFTER_SECONDS } from '../http/ops.ts';
-import { StoreUnavailableError } from '../store/store.ts';
-import { resumeSession, SESSION_TTL_MS, type ActiveSession } from '../services/dashboard/sessions.ts';
+import { ApiError, OUTAGE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../errors.ts';
+import { resumeSession } from '../services/dashboard/sessions.ts';
 import { authRoutes } from './auth-routes.ts';
 import { orgRoutes } from './org-routes.ts';
 import { keyLifeRoutes } from './key-life-routes.ts';
 import { messagePage } from './pages/auth.ts';
-
-export const SESSION_COOKIE = 'cb_session';
-export const LOGIN_CSRF_COOKIE = 'cb_login_csrf';
+import { isHttps, sendPage, SESSION_COOKIE } from './requests.ts';
 
 const CSP = [
   "default-src 'none'",
@@ -33,44 +29,9 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in dashboard user's session, when there is one. */
-    dashboardSession?: ActiveSession | null;
-  }
-}
-
-/** A posted form or a query string, as @fastify/formbody and Fastify parse them. */
-export type Form = Record<string, string | undefined>;
-
-/** One text field of a posted form; '' when absent or repeated. */
-export function formField(body: unknown, name: string): string {
-  const value = (body as Form | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
-}
-
 /** True for the dashboard's paths, which answer HTML, also when the app refuses them. */
 export function isDashboardUrl(url: string): boolean {
   return url.startsWith('/dashboard') && (url.length === 10 || url[10] === '/' || url[10] === '?');
-}
-
-export function isHttps(request: FastifyRequest): boolean {
-  return request.protocol === 'https';
-}
-
-export function sendPage(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').send(body);
-}
-
-export function sessionCookieOptions(request: FastifyRequest) {
-  return { path: '/dashboard', httpOnly: true, sameSite: 'lax' as const, secure: isHttps(request), maxAge: SESSION_TTL_MS / 1000 };
-}
-
-/** Sends the user to sign in, or returns the session. */
-export function requireSession(request: FastifyRequest, reply: FastifyReply): ActiveSession | null {
-  const session = request.dashboardSession ?? null;
-  if (!session) void reply.redirect('/dashboard/login', 303);
-  return session;
 }
 
 /** The protective headers of every dashboard response, error pages included. */

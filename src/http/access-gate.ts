@@ -6,24 +6,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { outcomeOf, type EndpointName, type Principal } from '../domain/access.ts';
 import { ApiError } from '../errors.ts';
-import type { AccessCheck, LimitDecision, Limiter } from '../limiter/limiter.ts';
+import type { Deps } from '../deps.ts';
+import type { AccessCheck, LimitDecision } from '../domain/limits.ts';
 import { KEY_PATTERN } from '../services/access/api-keys.ts';
 import type { KeyCache } from '../services/access/key-cache.ts';
 import type { UsageRecorder } from '../services/access/usage-recorder.ts';
 import type { RequestLogRecorder } from '../services/access/request-log.ts';
 import { isExpired } from '../domain/key-life.ts';
 import { requestLogEntry } from './request-log-entry.ts';
-import type { Store } from '../store/store.ts';
 import type { Gatekeeper } from './v1.ts';
 
-export interface AccessGateDeps {
-  store: Store;
+export type AccessGateDeps = Pick<Deps, 'store' | 'limiter'> & {
   keys: KeyCache;
-  limiter: Limiter;
   usage: UsageRecorder;
   now: () => number;
   requestLog?: RequestLogRecorder;
-}
+};
 
 const HOW = 'Send your API key as "Authorization: Bearer <key>" (or "X-API-Key: <key>").';
 

@@ -66,7 +66,7 @@ export function createCursorCodec(secret: string): CursorCodec {
       if (boundCollection !== collection) throw invalid('it belongs to another collection');
       if (boundFilters !== filters) throw invalid('it was issued for other filters');
       if (!sortKey.every((part) => typeof part === 'string' || typeof part === 'number')) throw invalid('malformed');
-      return sortKey as SortKey;
+      return sortKey;
     },
   };
 }

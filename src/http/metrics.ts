@@ -4,7 +4,7 @@
  * children are bound once per combination: the hot path only increments.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { LimitDecision } from '../limiter/limiter.ts';
+import type { LimitDecision } from '../domain/limits.ts';
 
 export type RequestOutcome = 'ok' | 'client_error' | 'refused_auth' | 'refused_limit' | 'unavailable' | 'server_error';
 

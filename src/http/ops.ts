@@ -5,19 +5,16 @@
  * never to a misleading 401/403/429 or a 500.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.ts';
-import { StoreUnavailableError, type Store } from '../store/store.ts';
+import { ApiError, OUTAGE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../errors.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface OpsDeps {
-  store: Store;
+  store: { ping(): Promise<void> };
   metrics: Metrics;
   /** Present when limits are shared through Redis. */
   redis: { ping(): Promise<void> } | null;
 }
 
-/** Seconds a client should wait before retrying while a store is down. */
-export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 const CHECK_TIMEOUT_MS = 2_500;
 
 async function reachable(check: () => Promise<void>): Promise<boolean> {

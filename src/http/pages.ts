@@ -1,5 +1,5 @@
 /** The two HTML pages outside /v1 and the dashboard: the landing page at / and the API reference's frame at /docs. */
-import { html } from '../dashboard/html.ts';
+import { html } from '../html.ts';
 
 const ICONS = html`<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="icon" href="/favicon.ico" sizes="16x16 32x32 48x48">`;

@@ -1,7 +1,8 @@
 /** Limits, cursor binding and the page envelope shared by every collection. */
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import type { RawPage } from '../store/store.ts';
+import { jsonText, type JsonText } from '../domain/json-text.ts';
+import type { Page, RawPage } from '../domain/pages.ts';
 import type { CursorCodec, SortKey } from './cursor.ts';
 
 export const LIMIT_DEFAULT = 50;
@@ -43,10 +44,10 @@ export interface Collection<K> {
 }
 
 /** The envelope as text around the records' ready JSON. */
-export function pageEnvelope<K>(page: RawPage<K>, codec: CursorCodec, collection: Collection<K>, binding: string): string {
-  if (!page.hasMore || page.last === null) return `{"data":[${page.json}],"pagination":{"has_more":false}}`;
+export function pageEnvelope<K, T>(page: RawPage<K, T>, codec: CursorCodec, collection: Collection<K>, binding: string): JsonText<Page<T>> {
+  if (!page.hasMore || page.last === null) return jsonText(`{"data":[${page.json}],"pagination":{"has_more":false}}`);
   const cursor = codec.encode(collection.name, binding, collection.toSortKey(page.last));
-  return `{"data":[${page.json}],"pagination":{"has_more":true,"next_cursor":"${cursor}"}}`;
+  return jsonText(`{"data":[${page.json}],"pagination":{"has_more":true,"next_cursor":"${cursor}"}}`);
 }
 
 /** The position a cursor points after, or null for the first page; invalid_cursor otherwise. */

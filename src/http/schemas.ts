@@ -3,7 +3,8 @@
  * queries with them and @fastify/swagger turns them into /openapi.json, so the
  * document and the behaviour come from one source.
  */
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
+import type { JsonText } from '../domain/json-text.ts';
 import type { EndpointName } from '../domain/access.ts';
 import { CHANGE_TYPES, CODE_STATUSES, CONTENT_FIELDS } from '../domain/records.ts';
 import { ERROR_CODES } from '../errors.ts';
@@ -105,7 +106,7 @@ export const ChangeRecord = Type.Object(
   { additionalProperties: false },
 );
 
-export function PageOf(item: TSchema, description: string) {
+export function PageOf<S extends TSchema>(item: S, description: string) {
   return Type.Object(
     {
       data: Type.Array(item),
@@ -168,13 +169,18 @@ const ERROR_RESPONSES: Record<number, { description: string; headers: Record<str
  * request. The example goes on the response (@fastify/swagger moves it to the
  * media type), not on the shared record schemas.
  */
-export function okResponse(schema: TSchema, example: unknown, description?: string) {
-  return {
+/**
+ * A 200 response: the schema with its example and headers. Its type admits
+ * the value or its JSON text (records are sent as the text they are stored
+ * as), so a route can send only text that holds what the schema describes.
+ */
+export function okResponse<S extends TSchema>(schema: S, example: unknown, description?: string) {
+  return Type.Unsafe<Static<S> | JsonText<Static<S>>>({
     ...schema,
     examples: [example],
     headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
     ...(description ? { 'x-response-description': description } : {}),
-  };
+  });
 }
 
 /** The error statuses every /v1 route can answer with, each with its codes, headers and an example per code. */

@@ -14,8 +14,8 @@ import type { RouteDeps } from './routes/v1-types.ts';
 
 /** Authentication, plan and limits: the access-control layer plugs in here. */
 export interface Gatekeeper {
-  /** Throws invalid_api_key; returns whatever admit() needs to know about the caller. */
-  authenticate(request: FastifyRequest): Promise<unknown> | unknown;
+  /** Throws invalid_api_key; returns (or resolves to) whatever admit() needs to know about the caller. */
+  authenticate(request: FastifyRequest): unknown;
   /** Throws the 403/429 errors; sets rate-limit headers on the reply. */
   admit(principal: unknown, endpoint: EndpointName, request: FastifyRequest, reply: FastifyReply): Promise<void> | void;
   /** Sets the rate-limit headers, without counting, on a response refused before admit(). */

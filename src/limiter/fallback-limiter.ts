@@ -10,7 +10,7 @@ import type { Plan } from '../domain/access.ts';
 import type { UsageStore } from '../store/access-store.ts';
 import type { LimitDecision } from './limiter.ts';
 import { MemoryLimiter } from './memory-limiter.ts';
-import { windowsAt } from './windows.ts';
+import { windowsAt } from '../domain/windows.ts';
 
 export interface Admitted {
   /** Names this replay, so that Redis applies it once however often it is sent. */
@@ -31,8 +31,7 @@ export class FallbackLimiter {
     this.memory = new MemoryLimiter(
       {
         loadCounters: (orgId, windows) => usage.loadCounters(orgId, windows),
-        flush: async () => true,
-        usageByDay: async () => [],
+        writeCounters: async () => true,
       },
       { flushIntervalMs: 60_000 },
     );

@@ -5,9 +5,9 @@
  * Only valid with one server process per database.
  */
 import type { Plan } from '../domain/access.ts';
-import type { CounterRow, UsageStore } from '../store/access-store.ts';
+import type { CounterRow, CounterStore } from '../store/access-store.ts';
 import type { LimitDecision, Limiter } from './limiter.ts';
-import { givenBackWindow, windowsAt, type Windows } from './windows.ts';
+import { givenBackWindow, windowsAt, type Windows } from '../domain/windows.ts';
 import { flushUntilWritten } from '../store/flush-until-written.ts';
 
 
@@ -27,7 +27,7 @@ export interface MemoryLimiterOptions {
 }
 
 export class MemoryLimiter implements Limiter {
-  private readonly store: UsageStore;
+  private readonly store: CounterStore;
   private readonly counts = new Map<string, OrgCounts>();
   private readonly loading = new Map<string, Promise<OrgCounts>>();
   private readonly dirty = new Set<string>();
@@ -36,7 +36,7 @@ export class MemoryLimiter implements Limiter {
   private readonly timer: NodeJS.Timeout;
   private readonly onFlushError: (error: unknown) => void;
 
-  constructor(store: UsageStore, options: MemoryLimiterOptions = {}) {
+  constructor(store: CounterStore, options: MemoryLimiterOptions = {}) {
     this.store = store;
     this.onFlushError = options.onFlushError ?? (() => undefined);
     this.timer = setInterval(() => {
@@ -150,7 +150,7 @@ export class MemoryLimiter implements Limiter {
     this.dirty.clear();
     let ok = false;
     try {
-      ok = await this.store.flush(rows, [], new Map(), [...keep]);
+      ok = await this.store.writeCounters(rows, [...keep]);
     } finally {
       // Not written (busy or failed): keep them dirty for the next tick.
       if (!ok) {

@@ -15,18 +15,18 @@
 import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Plan } from '../domain/access.ts';
-import type { CounterRow, UsageStore } from '../store/access-store.ts';
+import type { CounterRow, CounterStore } from '../store/access-store.ts';
 import { FallbackLimiter, type Admitted } from './fallback-limiter.ts';
 import type { AccessCheck, LimitDecision, Limiter } from './limiter.ts';
 import { decisionFrom, defineScripts, staleDecision, type ScriptCommands } from './redis-scripts.ts';
-import { givenBackWindow, windowsAt, type Windows } from './windows.ts';
+import { givenBackWindow, windowsAt, type Windows } from '../domain/windows.ts';
 
 export interface RedisLimiterOptions {
   url: string;
   /** Prefix of every key. */
   prefix: string;
   /** Seeds counters Redis lost and keeps the mirror of Redis's counts. */
-  usage: UsageStore;
+  usage: CounterStore;
   /** Where PostgreSQL's access version is read (settings.access_version). */
   settings: { getSetting(key: string): Promise<string | null> };
   /** Mirror, access poll and recovery probe interval, in ms. */
@@ -90,8 +90,8 @@ export class RedisLimiter implements Limiter {
     defineScripts(this.redis);
     this.redis.on('error', (error) => this.markDown(error));
     this.redis.on('close', () => this.markDown(new Error('connection to Redis closed')));
-    this.redis.on('ready', () => this.recover().catch((error: unknown) => this.o.onWarning?.('could not resume on Redis', error)));
-    this.timer = setInterval(() => this.tick().catch((error: unknown) => this.o.onFlushError?.(error)), options.tickMs ?? 1_000);
+    this.redis.on('ready', () => void this.recover().catch((error: unknown) => this.o.onWarning?.('could not resume on Redis', error)));
+    this.timer = setInterval(() => void this.tick().catch((error: unknown) => this.o.onFlushError?.(error)), options.tickMs ?? 1_000);
     this.timer.unref();
   }
 
@@ -329,7 +329,7 @@ export class RedisLimiter implements Limiter {
         if (e.minute !== '' && minute !== null) rows.push({ orgId: e.orgId, window: e.minute, count: Number(minute) });
       });
       const keep = entries.map((e) => e.minute).filter((m) => m !== '');
-      if (rows.length > 0 && !(await this.o.usage.flush(rows, [], new Map(), keep))) throw new Error('usage store busy; counts kept for the next tick');
+      if (rows.length > 0 && !(await this.o.usage.writeCounters(rows, keep))) throw new Error('usage store busy; counts kept for the next tick');
     } catch (error) {
       for (const e of entries) if (!this.dirty.has(`${e.orgId} ${e.month}`)) this.dirty.set(`${e.orgId} ${e.month}`, e);
       throw error;

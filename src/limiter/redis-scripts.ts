@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Plan } from '../domain/access.ts';
 import type { LimitDecision } from './limiter.ts';
-import type { Windows } from './windows.ts';
+import type { Windows } from '../domain/windows.ts';
 
 /**
  * The Lua scripts of the Redis limiter. Redis runs a script atomically, so

@@ -3,25 +3,31 @@
  * callers hand in validated queries and get raw pages back.
  */
 import { holdsKeyShape } from '../domain/key-shape.ts';
+import type { JsonText } from '../domain/json-text.ts';
+import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
 import { ApiError } from '../errors.ts';
-import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage, Store } from '../store/store.ts';
+import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
+import type { Store } from '../store/store.ts';
 
-export async function listCodes(store: Store, query: CodePageQuery): Promise<RawPage<string>> {
+/** What the catalog reads of the store. */
+export type CatalogStore = Pick<Store, 'pageCodes' | 'codeJson' | 'codeExists' | 'pageChanges'>;
+
+export async function listCodes(store: CatalogStore, query: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
   return store.pageCodes(query);
 }
 
-export async function getCode(store: Store, id: string): Promise<string> {
+export async function getCode(store: CatalogStore, id: string): Promise<JsonText<CodeRecord>> {
   const json = await store.codeJson(id);
   if (json === null) throw codeNotFound(id);
   return json;
 }
 
-export async function listChanges(store: Store, query: ChangePageQuery): Promise<RawPage<ChangeKey>> {
+export async function listChanges(store: CatalogStore, query: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
   return store.pageChanges(query);
 }
 
 /** Changes of one code: an unknown code is a 404, a known one may have none. */
-export async function listCodeChanges(store: Store, query: ChangePageQuery & { codeId: string }): Promise<RawPage<ChangeKey>> {
+export async function listCodeChanges(store: CatalogStore, query: ChangePageQuery & { codeId: string }): Promise<RawPage<ChangeKey, ChangeRecord>> {
   if (!(await store.codeExists(query.codeId))) throw codeNotFound(query.codeId);
   return store.pageChanges(query);
 }

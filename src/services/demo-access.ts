@@ -1,14 +1,13 @@
 /** The demo organisation of a fresh database: on the pro plan, with one live key. */
-import type { Deps } from '../deps.ts';
-import { createKey, createOrg } from './access/admin.ts';
+import { createKey, createOrg, type AdminDeps } from './access/admin.ts';
 
 export const DEMO_ORG = 'demo';
 
 /** Creates the demo organisation and a key when no organisation exists; returns the key, or null. */
-export async function ensureDemoAccess(deps: Deps): Promise<string | null> {
-  if ((await deps.store.access.listOrgs()).length > 0) return null;
-  const org = await createOrg(deps.admin, DEMO_ORG, 'pro');
-  const { key } = await createKey(deps.admin, org, 'live', 'demo key');
+export async function ensureDemoAccess(admin: AdminDeps): Promise<string | null> {
+  if ((await admin.store.access.listOrgs()).length > 0) return null;
+  const org = await createOrg(admin, DEMO_ORG, 'pro');
+  const { key } = await createKey(admin, org, 'live', 'demo key');
   return key;
 }
 

@@ -65,12 +65,22 @@ export interface UsageStore {
   /** Counts of the given windows for one organisation (missing windows: absent). */
   loadCounters(orgId: string, windows: string[]): Promise<Map<string, number>>;
   /**
-   * Writes limit counters (absolute values) and adds usage deltas, in one
-   * transaction. Returns false, writing nothing, when the database is busy
-   * with another writer: the caller keeps its counts and tries again later.
-   * When keepWindows is not empty, minute counters of other windows are deleted.
+   * The limiter's job: writes limit counters (absolute values) in one
+   * transaction, and when keepWindows is not empty deletes the minute
+   * counters of other windows. Returns false, writing nothing, when the
+   * database is busy with another writer: the caller keeps its counts and
+   * tries again later.
    */
-  flush(counters: CounterRow[], usage: UsageRow[], lastUsed: Map<string, string>, keepWindows: string[]): Promise<boolean>;
+  writeCounters(counters: CounterRow[], keepWindows: string[]): Promise<boolean>;
+  /**
+   * The usage recorder's job: adds per-day usage deltas and moves keys'
+   * last-used times forward, in one transaction. Returns false, writing
+   * nothing, when the database is busy with another writer.
+   */
+  addUsage(usage: UsageRow[], lastUsed: Map<string, string>): Promise<boolean>;
   /** Usage of an organisation's keys in one month ('YYYY-MM'), by key, day and outcome. */
   usageByDay(orgId: string, month: string): Promise<UsageRow[]>;
 }
+
+/** What a limiter needs of the usage store: its counters. */
+export type CounterStore = Pick<UsageStore, 'loadCounters' | 'writeCounters'>;

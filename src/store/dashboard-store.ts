@@ -1,14 +1,7 @@
 /** The part of the Store behind the dashboard: users, sessions, one-time links, sign-in throttling, audit log. */
+import type { AuditEntry, User } from '../domain/dashboard.ts';
 
-export interface User {
-  id: string;
-  orgId: string;
-  email: string;
-  /** null until the user has set a password through their one-time link. */
-  passwordHash: string | null;
-  createdAt: string;
-  disabledAt: string | null;
-}
+export type { AuditEntry, User } from '../domain/dashboard.ts';
 
 export interface SessionRow {
   /** SHA-256 of the session token; the token itself lives only in the cookie. */
@@ -17,15 +10,6 @@ export interface SessionRow {
   csrfToken: string;
   createdAt: string;
   expiresAt: string;
-}
-
-export interface AuditEntry {
-  orgId: string;
-  /** The user's email, or "operator" for the CLI. */
-  actor: string;
-  action: string;
-  target: string;
-  at: string;
 }
 
 export interface SignInFailures {

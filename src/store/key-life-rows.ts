@@ -1,7 +1,7 @@
 /** Rows of the key-life tables → domain objects, shared by every backend. */
 import type { UsageRow } from './access-store.ts';
 import type { Exposure, LoggedRequest } from './key-life-store.ts';
-import type { Row } from './row-mappers.ts';
+import type { Row } from './sql/row-mappers.ts';
 
 export function exposureFromRow(r: Row): Exposure {
   return {

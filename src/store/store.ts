@@ -6,44 +6,15 @@
  * Read methods return records as ready JSON text, written when the record was
  * written, so the hot path assembles pages without building objects per row.
  */
-import type { ChangeType, CodeContent, CodeStatus } from '../domain/records.ts';
+import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
+import type { JsonText } from '../domain/json-text.ts';
+import type { ChangeRecord, ChangeType, CodeContent, CodeRecord, CodeStatus } from '../domain/records.ts';
 import type { AccessStore, UsageStore } from './access-store.ts';
 import type { DashboardStore } from './dashboard-store.ts';
 import type { KeyLifeStore } from './key-life-store.ts';
 
-export interface CodePageQuery {
-  /** Exclusive lower bound on id (binary order). */
-  after: string | null;
-  limit: number;
-  system: string | null;
-  status: CodeStatus | null;
-}
-
-export interface ChangeKey {
-  effectiveDate: string;
-  id: number;
-}
-
-export interface ChangePageQuery {
-  /** Exclusive lower bound on (effective_date, id). */
-  after: ChangeKey | null;
-  limit: number;
-  system: string | null;
-  codeId: string | null;
-  type: ChangeType | null;
-  effectiveFrom: string | null;
-  effectiveTo: string | null;
-}
-
-/** A page as the store returns it: the records' JSON joined by commas. */
-export interface RawPage<K> {
-  /** `rec1,rec2,…` — empty string when the page is empty. */
-  json: string;
-  count: number;
-  /** Sort key of the last record on the page; null when the page is empty. */
-  last: K | null;
-  hasMore: boolean;
-}
+export type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
+export { StoreUnavailableError } from '../errors.ts';
 
 /** The current state of one code, as the importer needs it to diff. */
 export interface StoredCode extends CodeContent {
@@ -107,10 +78,10 @@ export interface Store {
   readonly dashboard: DashboardStore;
   /** Key expiries, exposures, organisation settings and the request log. */
   readonly keyLife: KeyLifeStore;
-  pageCodes(query: CodePageQuery): Promise<RawPage<string>>;
-  codeJson(id: string): Promise<string | null>;
+  pageCodes(query: CodePageQuery): Promise<RawPage<string, CodeRecord>>;
+  codeJson(id: string): Promise<JsonText<CodeRecord> | null>;
   codeExists(id: string): Promise<boolean>;
-  pageChanges(query: ChangePageQuery): Promise<RawPage<ChangeKey>>;
+  pageChanges(query: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>>;
   countCodes(): Promise<number>;
 
   /**
@@ -141,13 +112,4 @@ export interface Store {
   /** Cheap liveness probe of the database; throws when it cannot be reached (StoreUnavailableError on PostgreSQL). */
   ping(): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * The database cannot be reached or used right now (connection refused or
- * lost, shutting down, too many connections). Callers answer 503 with
- * Retry-After and try again later; it is never a bug of the request.
- */
-export class StoreUnavailableError extends Error {
-  override name = 'StoreUnavailableError';
 }

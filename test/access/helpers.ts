@@ -49,7 +49,7 @@ export async function orgOnPlan(ctx: TestContext, slug: string, plan: Partial<Pl
 /** Asserts the status and the error code of an error response, and the error body's shape. */
 export function assertError(res: LightMyRequestResponse, status: number, code: string): { code: string; message: string; param?: string } {
   assert.equal(res.statusCode, status, `expected ${status} ${code}, got ${res.statusCode}: ${res.body}`);
-  const body = res.json() as { error: { code: string; message: string; request_id: string; param?: string } };
+  const body = res.json<{ error: { code: string; message: string; request_id: string; param?: string } }>();
   assert.equal(body.error.code, code);
   assert.equal(typeof body.error.message, 'string');
   assert.ok(body.error.message.length > 0);
@@ -67,7 +67,7 @@ export function rateLimit(res: LightMyRequestResponse): RateLimitState {
   const header = res.headers['ratelimit'];
   assert.equal(typeof header, 'string', `no RateLimit header on a ${res.statusCode} response`);
   const m = /^"minute";r=(\d+);t=(\d+)(?:, "month";r=(\d+);t=(\d+))?$/.exec(header as string);
-  assert.ok(m, `RateLimit header not in draft-11 syntax: ${header}`);
+  assert.ok(m, `RateLimit header not in draft-11 syntax: ${String(header)}`);
   const state: RateLimitState = { minute: { r: Number(m[1]), t: Number(m[2]) } };
   if (m[3] !== undefined) state.month = { r: Number(m[3]), t: Number(m[4]) };
   return state;

@@ -53,7 +53,7 @@ export function startServer(dbPath: string, timeoutMs = 30_000): Promise<ServerP
     ended = signal ?? String(code);
     for (const w of endWaiters.splice(0)) w(ended);
   });
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const server: Omit<ServerProcess, 'baseUrl' | 'demoKey'> = {
     child,
     output: () => stdout,
@@ -80,7 +80,7 @@ export function startServer(dbPath: string, timeoutMs = 30_000): Promise<ServerP
       clearTimeout(timer);
       reject(new Error(`the server exited before listening; stderr: ${stderr}`));
     });
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString();
       const listening = /Server listening at (http:\/\/[^"\s]+)/.exec(stdout);
       if (!listening) return;

@@ -19,7 +19,7 @@ import { createKey, createOrg, setPlan, usageReport } from '../../src/services/a
 import { startSession } from '../../src/services/dashboard/sessions.ts';
 import { createUser } from '../../src/services/dashboard/users.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { StoreUnavailableError, type CodePageQuery, type RawPage } from '../../src/store/store.ts';
+import { StoreUnavailableError, type CodePageQuery } from '../../src/store/store.ts';
 import { importRowsInto, TestClock, tempDir } from '../helpers/context.ts';
 import { deleteUnder, redisClient, runPrefix } from '../helpers/redis.ts';
 import { REDIS_URL, skipUnlessRedis } from '../helpers/services.ts';
@@ -34,12 +34,12 @@ class FaultyStore extends SqliteStore {
     if (this.fault === 'unreachable') throw new StoreUnavailableError('the database cannot be reached');
   }
 
-  override async codeJson(id: string): Promise<string | null> {
+  override async codeJson(id: string) {
     this.failIfFaulty();
     return super.codeJson(id);
   }
 
-  override async pageCodes(q: CodePageQuery): Promise<RawPage<string>> {
+  override async pageCodes(q: CodePageQuery) {
     this.failIfFaulty();
     return super.pageCodes(q);
   }

@@ -83,7 +83,7 @@ test('keys create prints the key once; --json has exactly its seven fields; list
   const human = ok(await cli('keys', 'create', '--org', 'team', '--name', 'production'));
   const shown = human.match(/svc_live_[A-Za-z0-9]{32}/g);
   assert.equal(shown?.length, 1, human);
-  const humanKey = shown[0]!;
+  const humanKey = shown[0];
 
   const json = await cliJson<Record<string, string>>(db, ['keys', 'create', '--org', 'team', '--test']);
   assert.deepEqual(Object.keys(json).sort(), ['created_at', 'display_prefix', 'expires_at', 'id', 'key', 'mode', 'org']);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { GenerateManifest } from '../../src/services/generate.ts';
+import type { GenerateManifest } from '../../src/tools/generate/data-set.ts';
 import { runImport } from '../../src/services/import/importer.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { runCodebook, type CliResult } from '../helpers/cli.ts';

@@ -12,7 +12,7 @@
  */
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -138,10 +138,10 @@ describe('connection failures', () => {
   });
 
   test('without AbortSignal.any (Node.js 18), the time limit and the caller\'s signal still end an attempt, and no listener stays behind', async (t) => {
-    const any = AbortSignal.any;
+    const any = Object.getOwnPropertyDescriptor(AbortSignal, 'any')!;
     (AbortSignal as { any?: unknown }).any = undefined;
     t.after(() => {
-      AbortSignal.any = any;
+      Object.defineProperty(AbortSignal, 'any', any);
     });
     const caller = new AbortController();
     const { client, sent } = viaProxy({ maxRetries: 0, timeoutMs: 300 });
@@ -183,7 +183,8 @@ describe('a gateway in front of the service', () => {
   test("a load balancer's HTML 502 while its upstream is away is retried; its HTML 404 is not", async (t) => {
     // A reverse proxy to the real server, answering as nginx does when it has no upstream.
     let upstreamAway = true;
-    const gateway = createServer(async (req, res) => {
+    const gateway = createServer((req, res) => void relay(req, res));
+    async function relay(req: IncomingMessage, res: ServerResponse): Promise<void> {
       if (upstreamAway) {
         upstreamAway = false;
         res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
@@ -195,7 +196,7 @@ describe('a gateway in front of the service', () => {
       }
       const answer = await fetch(`${server.url}${req.url}`, { headers: { authorization: req.headers.authorization ?? '' } });
       res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(Buffer.from(await answer.arrayBuffer()));
-    });
+    }
     await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
     t.after(() => new Promise<void>((resolve) => gateway.close(() => resolve())));
     const key = await server.customer();

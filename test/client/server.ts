@@ -14,7 +14,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
 import type { ImportSummary } from '../../src/services/import/importer.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { StoreUnavailableError, type CodePageQuery, type RawPage } from '../../src/store/store.ts';
+import { StoreUnavailableError, type CodePageQuery } from '../../src/store/store.ts';
 import { importRowsInto, tempDir, type ImportRowsOptions } from '../helpers/context.ts';
 
 export const ALL_ENDPOINTS: EndpointName[] = ['codes.list', 'codes.get', 'changes.list'];
@@ -47,12 +47,12 @@ export class FaultyStore extends SqliteStore {
     if (this.fault === 'unreachable') throw new StoreUnavailableError('the database cannot be reached');
   }
 
-  override async codeJson(id: string): Promise<string | null> {
+  override async codeJson(id: string) {
     this.failIfFaulty();
     return super.codeJson(id);
   }
 
-  override async pageCodes(q: CodePageQuery): Promise<RawPage<string>> {
+  override async pageCodes(q: CodePageQuery) {
     this.failIfFaulty();
     return super.pageCodes(q);
   }

@@ -227,6 +227,8 @@ describe('dashboard accounts over HTTP', () => {
         ['alice@example.com', 'created key', 'audited key'],
         ['alice@example.com', 'set password', 'alice@example.com'],
         ['operator', 'created user', 'alice@example.com'],
+        // The test's own key, made through the key service like every other, is recorded as well.
+        ['operator', 'created key', 'test key'],
       ],
     );
   });

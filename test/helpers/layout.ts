@@ -37,13 +37,12 @@ export async function assertUsable(page: Page, where: string): Promise<void> {
   // On a phone the browser widens its layout viewport (innerWidth) to a page that
   // overflows and zooms out, so the screen's width is the one to compare with.
   const screen = page.viewportSize()!.width;
-  const { scrollWidth, innerWidth } = (await page.evaluate('({ scrollWidth: document.documentElement.scrollWidth, innerWidth })')) as {
-    scrollWidth: number;
-    innerWidth: number;
-  };
+  const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
+    '({ scrollWidth: document.documentElement.scrollWidth, innerWidth })',
+  );
   assert.ok(scrollWidth <= screen && innerWidth === screen, `${where}: the page is ${scrollWidth} px wide on a ${screen} px screen (layout viewport ${innerWidth} px)`);
 
-  const controls = (await page.evaluate(MEASURE)) as Control[];
+  const controls = await page.evaluate<Control[]>(MEASURE);
   assert.ok(controls.length > 0, `${where}: no controls found`);
   for (const { label, left, right, covered } of controls) {
     assert.ok(left >= 0 && right <= screen + 0.5, `${where}: ${label} spans ${left.toFixed(0)}–${right.toFixed(0)} px, outside the ${screen} px screen`);

@@ -51,7 +51,7 @@ after(() => ctx.close());
 
 function page(res: LightMyRequestResponse): Page {
   assert.equal(res.statusCode, 200, res.body);
-  const body = res.json() as Page;
+  const body = res.json<Page>();
   assert.deepEqual(Object.keys(body).sort(), ['data', 'pagination'], 'envelope keys');
   assert.deepEqual(Object.keys(body.pagination).sort(), body.pagination.has_more ? ['has_more', 'next_cursor'] : ['has_more'], 'pagination keys');
   return body;
@@ -67,7 +67,7 @@ async function walk(path: string, query: string, limit: number): Promise<Row[]> 
     const params = new URLSearchParams(query);
     params.set('limit', String(limit));
     if (cursor !== undefined) params.set('cursor', cursor);
-    const body = page(await ctx.get(`${path}?${params}`));
+    const body = page(await ctx.get(`${path}?${params.toString()}`));
     assert.ok(body.data.length <= limit);
     rows.push(...body.data.map(rowOf));
     if (!body.pagination.has_more) return rows;

@@ -45,7 +45,7 @@ after(() => ctx.close());
 function page(res: LightMyRequestResponse): Page {
   assert.equal(res.statusCode, 200, res.body);
   assert.match(String(res.headers['content-type']), /^application\/json/);
-  const body = res.json() as Page;
+  const body = res.json<Page>();
   assert.deepEqual(Object.keys(body).sort(), ['data', 'pagination'], 'envelope keys');
   const expected = body.pagination.has_more ? ['has_more', 'next_cursor'] : ['has_more'];
   assert.deepEqual(Object.keys(body.pagination).sort(), expected, 'pagination keys');
@@ -61,7 +61,7 @@ async function walk(query: string, limit: number): Promise<string[]> {
     const params = new URLSearchParams(query);
     params.set('limit', String(limit));
     if (cursor !== undefined) params.set('cursor', cursor);
-    const body = page(await ctx.get(`/v1/codes?${params}`));
+    const body = page(await ctx.get(`/v1/codes?${params.toString()}`));
     assert.ok(body.data.length <= limit);
     ids.push(...body.data.map((c) => c.id));
     if (!body.pagination.has_more) return ids;

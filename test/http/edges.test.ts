@@ -24,7 +24,7 @@ function raw(bytes: string): Promise<string> {
     const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
     let answer = '';
     socket.setEncoding('latin1');
-    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('data', (chunk) => (answer += chunk.toString()));
     socket.on('end', () => resolve(answer));
     socket.on('error', reject);
     socket.setTimeout(5000, () => reject(new Error('no answer')));

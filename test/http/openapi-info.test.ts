@@ -15,7 +15,7 @@ async function documentWith(env: Record<string, string> = {}) {
   try {
     const res = await ctx.get('/openapi.json');
     assert.equal(res.statusCode, 200);
-    return res.json() as { info: { version: string; license?: { name: string; identifier?: string } }; servers?: { url: string }[] };
+    return res.json<{ info: { version: string; license?: { name: string; identifier?: string } }; servers?: { url: string }[] }>();
   } finally {
     await ctx.close();
   }

@@ -46,7 +46,7 @@ before(async () => {
   const res = await ctx.get('/openapi.json');
   assert.equal(res.statusCode, 200);
   assert.match(String(res.headers['content-type']), /^application\/json/);
-  doc = res.json() as Doc;
+  doc = res.json<Doc>();
 });
 after(() => ctx.close());
 

@@ -24,7 +24,7 @@ async function getPage<T>(ctx: TestContext, path: string, limit: number, cursor:
   const query = `limit=${limit}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
   const res = await ctx.get(`${path}?${query}`);
   assert.equal(res.statusCode, 200, res.body);
-  const body = res.json() as Envelope<T>;
+  const body = res.json<Envelope<T>>();
   assert.deepEqual(Object.keys(body).sort(), ['data', 'pagination']);
   assert.deepEqual(Object.keys(body.pagination).sort(), body.pagination.has_more ? ['has_more', 'next_cursor'] : ['has_more']);
   assert.ok(body.data.length <= Math.min(limit, 200), `page of ${body.data.length} for limit ${limit}`);
@@ -246,7 +246,7 @@ describe('a cursor outlives the process that issued it', () => {
     };
   }
 
-  const ids = (res: LightMyRequestResponse) => (res.json() as Envelope<{ id: unknown }>).data.map((r) => r.id);
+  const ids = (res: LightMyRequestResponse) => res.json<Envelope<{ id: unknown }>>().data.map((r) => r.id);
 
   /**
    * Issues a cursor per collection, then stops ctx's app and starts a new one

@@ -157,7 +157,7 @@ describe('the landing page and the API reference', { skip }, () => {
     const { page } = visit;
     await page.getByRole('heading', { name: 'Quick start', exact: true }).waitFor(RENDERED);
     for (const name of GUIDE) await page.getByRole('heading', { name, exact: true }).waitFor();
-    const [scrollWidth, innerWidth] = (await page.evaluate('[document.documentElement.scrollWidth, innerWidth]')) as number[];
+    const [scrollWidth, innerWidth] = await page.evaluate<number[]>('[document.documentElement.scrollWidth, innerWidth]');
     assert.ok(scrollWidth! <= innerWidth!, `the page is ${scrollWidth} px wide on a ${innerWidth} px screen`);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'docs-phone.png') });
     await assertSelfContained(visit);

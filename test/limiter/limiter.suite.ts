@@ -40,7 +40,7 @@ export function limiterSuite(open: () => Promise<LimiterBackend>): void {
   let limiter: Limiter;
   before(async () => {
     backend = await open();
-    limiter = await backend!.create();
+    limiter = await backend.create();
   });
   after(async () => {
     await backend?.cleanup();

@@ -43,7 +43,7 @@ test('bad scale-out settings are refused with the name of the setting', () => {
 test('the server stops at start-up with one line naming the bad setting', async () => {
   const child = spawn(process.execPath, [MAIN], { env: { ...process.env, REDIS_URL: 'localhost:6379', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   try {
     const [code] = (await once(child, 'exit')) as [number | null];

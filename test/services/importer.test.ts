@@ -134,7 +134,7 @@ describe('a later import', () => {
       assert.ok(error instanceof ImportRejected);
       assert.equal(
         error.message,
-        '--effective-date 2024-05-31 is before the latest change of system t (2024-06-01): clients following its changes past 2024-06-01 would never see these 1 change(s). Pass --allow-backdated to record them anyway.',
+        'effectiveDate 2024-05-31 is before the latest change of system t (2024-06-01): clients following its changes past 2024-06-01 would never see these 1 change(s). Pass allowBackdated to record them anyway.',
       );
       return true;
     });
@@ -173,7 +173,7 @@ describe('guards of a whole system', () => {
         (e: unknown) => (assert.ok(e instanceof ImportRejected), e.message),
       );
     const message = (n: number) =>
-      `this snapshot would retire ${n} of the 21 codes of system s not yet retired (more than half): is the file complete? Pass --allow-mass-retire to retire them anyway.`;
+      `this snapshot would retire ${n} of the 21 codes of system s not yet retired (more than half): is the file complete? Pass allowMassRetire to retire them anyway.`;
     assert.equal(await refusal('code,display\n'), message(21), 'a header with no rows');
     assert.equal(await refusal(file(codes(2, 'active'))), message(19), 'a tenth of the rows');
     assert.equal(await refusal(file([...codes(20, 'retired'), 'Dep,Deprecated,deprecated'])), message(20), 'rows that retire codes count as well');

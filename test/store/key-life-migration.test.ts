@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { generateKey, hashKey } from '../../src/services/access/api-keys.ts';
+import { generateKey, hashSecret } from '../../src/services/access/api-keys.ts';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.ts';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
@@ -26,11 +26,11 @@ const key = generateKey('live');
 const ROWS = [
   `INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES ('old', '["codes.list"]', 10, NULL, %TRUE%)`,
   `INSERT INTO organisations (id, slug, plan, created_at) VALUES ('org_old', 'old', 'old', '${T}')`,
-  `INSERT INTO api_keys (id, org_id, hash, display_prefix, name, mode, created_at) VALUES ('key_old', 'org_old', '${hashKey(key)}', '${key.slice(0, 13)}', 'legacy', 'live', '${T}')`,
+  `INSERT INTO api_keys (id, org_id, hash, display_prefix, name, mode, created_at) VALUES ('key_old', 'org_old', '${hashSecret(key)}', '${key.slice(0, 13)}', 'legacy', 'live', '${T}')`,
 ];
 
 async function assertKeptWorking(store: Store): Promise<void> {
-  const found = await store.access.findKeyByHash(hashKey(key));
+  const found = await store.access.findKeyByHash(hashSecret(key));
   assert.equal(found?.key.id, 'key_old');
   assert.equal(found?.key.expiresAt, null, 'an existing key never expires');
   assert.equal(found?.key.revokedAt, null);

@@ -68,12 +68,12 @@ export function keyLifeStoreSuite(name: string, open: OpenStore): void {
     test('usage since a day: only the organisation\'s keys, from that day on', async () => {
       await withStore(open, async (store) => {
         await orgWithKeys(store);
-        await store.usage.flush([], [
+        await store.usage.addUsage([
           { keyId: 'key_1', day: '2026-02-10', outcome: 'ok', count: 5 },
           { keyId: 'key_1', day: '2026-03-01', outcome: 'ok', count: 2 },
           { keyId: 'key_2', day: '2026-03-02', outcome: 'client_error', count: 1 },
           { keyId: 'key_3', day: '2026-03-02', outcome: 'ok', count: 9 },
-        ], new Map(), []);
+        ], new Map());
         const rows = await store.keyLife.usageSince('org_1', '2026-02-14');
         assert.deepEqual(rows.map((r) => [r.keyId, r.day, r.outcome, r.count]), [['key_1', '2026-03-01', 'ok', 2], ['key_2', '2026-03-02', 'client_error', 1]]);
       });

@@ -137,15 +137,17 @@ describe('PostgreSQL', { skip }, () => {
       await a.access.insertKey({ id: 'key_1', orgId: 'org_1', hash: 'h1', displayPrefix: 'svc_live_abcd', name: 'k', mode: 'live', createdAt: '2026-01-01T00:00:00.000Z' });
       const usage = (n: number) => [{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok' as const, count: n }];
       const results = await Promise.all([
-        a.usage.flush([{ orgId: 'org_1', window: 'month:2026-03', count: 7 }], usage(2), new Map([['key_1', '2026-03-15T12:00:01.000Z']]), []),
-        b.usage.flush([{ orgId: 'org_1', window: 'month:2026-03', count: 5 }], usage(3), new Map([['key_1', '2026-03-15T12:00:00.000Z']]), []),
+        a.usage.writeCounters([{ orgId: 'org_1', window: 'month:2026-03', count: 7 }], []),
+        b.usage.writeCounters([{ orgId: 'org_1', window: 'month:2026-03', count: 5 }], []),
+        a.usage.addUsage(usage(2), new Map([['key_1', '2026-03-15T12:00:01.000Z']])),
+        b.usage.addUsage(usage(3), new Map([['key_1', '2026-03-15T12:00:00.000Z']])),
       ]);
-      assert.deepEqual(results, [true, true]);
+      assert.deepEqual(results, [true, true, true, true]);
       assert.deepEqual(await b.usage.loadCounters('org_1', ['month:2026-03', 'month:2026-02']), new Map([['month:2026-03', 7]]));
       assert.deepEqual(await b.usage.usageByDay('org_1', '2026-03'), [{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 5 }]);
       assert.equal((await b.access.getKey('key_1'))!.lastUsedAt, '2026-03-15T12:00:01.000Z', 'the latest use wins');
-      await a.usage.flush([{ orgId: 'org_1', window: 'minute:2026-03-15T12:00', count: 3 }], [], new Map(), ['minute:2026-03-15T12:00']);
-      await a.usage.flush([{ orgId: 'org_1', window: 'minute:2026-03-15T12:01', count: 1 }], [], new Map(), ['minute:2026-03-15T12:01']);
+      await a.usage.writeCounters([{ orgId: 'org_1', window: 'minute:2026-03-15T12:00', count: 3 }], ['minute:2026-03-15T12:00']);
+      await a.usage.writeCounters([{ orgId: 'org_1', window: 'minute:2026-03-15T12:01', count: 1 }], ['minute:2026-03-15T12:01']);
       assert.deepEqual(
         await a.usage.loadCounters('org_1', ['minute:2026-03-15T12:00', 'minute:2026-03-15T12:01', 'month:2026-03']),
         new Map([['minute:2026-03-15T12:01', 1], ['month:2026-03', 7]]),
@@ -160,7 +162,7 @@ describe('PostgreSQL', { skip }, () => {
       await store.access.insertKey({ id: 'key_1', orgId: 'org_1', hash: 'h1', displayPrefix: 'svc_live_abcd', name: 'k', mode: 'live', createdAt: '2026-01-01T00:00:00.000Z' });
       const version = async () => Number((await store.getSetting('access_version')) ?? 0);
       const v0 = await version();
-      await store.usage.flush([], [], new Map([['key_1', '2026-03-15T12:00:00.000Z']]), []);
+      await store.usage.addUsage([], new Map([['key_1', '2026-03-15T12:00:00.000Z']]));
       assert.equal(await version(), v0, 'recording a use is not an access change');
       await store.access.revokeKey('key_1', '2026-03-15T12:00:00.000Z');
       const v1 = await version();

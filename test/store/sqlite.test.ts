@@ -55,6 +55,29 @@ describe('SqliteStore only', () => {
     });
   });
 
+  test('a database from before the counter column was renamed keeps its limit counts', async () => {
+    await inTempDir(async (path) => {
+      const first = new SqliteStore({ path });
+      await first.close();
+      const db = new DatabaseSync(path);
+      // The schema as version 4 left it: the counter column was still called window.
+      db.exec('ALTER TABLE limit_counters RENAME COLUMN window_key TO window; PRAGMA user_version = 4');
+      db.exec("INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES ('p', '[]', 10, 100, 1)");
+      db.exec("INSERT INTO organisations (id, slug, plan, created_at) VALUES ('org_1', 'one', 'p', '2026-01-01T00:00:00.000Z')");
+      db.exec("INSERT INTO limit_counters (org_id, window, count) VALUES ('org_1', 'month:2026-03', 42)");
+      db.close();
+      const store = new SqliteStore({ path });
+      try {
+        assert.equal(schemaOf(path).version, SQLITE_MIGRATIONS.length);
+        assert.deepEqual(await store.usage.loadCounters('org_1', ['month:2026-03']), new Map([['month:2026-03', 42]]));
+        assert.equal(await store.usage.writeCounters([{ orgId: 'org_1', window: 'month:2026-03', count: 43 }], []), true);
+        assert.deepEqual(await store.usage.loadCounters('org_1', ['month:2026-03']), new Map([['month:2026-03', 43]]));
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
   test("two SqliteStore instances on one file see each other's commits at once", async () => {
     await inTempDir(async (path) => {
       const a = new SqliteStore({ path });

@@ -71,18 +71,17 @@ export function subStoreSuite(name: string, open: OpenStore): void {
     test('usage: counters and daily usage by key, for one month', async () => {
       await withStore(open, async (store) => {
         await withOrgAndKey(store);
-        const ok = await store.usage.flush(
-          [{ orgId: 'org_1', window: 'month:2026-03', count: 5 }],
+        assert.equal(await store.usage.writeCounters([{ orgId: 'org_1', window: 'month:2026-03', count: 5 }], []), true);
+        const ok = await store.usage.addUsage(
           [
             { keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 4 },
             { keyId: 'key_1', day: '2026-03-15', outcome: 'refused_limit', count: 1 },
             { keyId: 'key_1', day: '2026-04-01', outcome: 'ok', count: 1 },
           ],
           new Map([['key_1', '2026-03-15T12:00:05.000Z']]),
-          [],
         );
         assert.equal(ok, true);
-        await store.usage.flush([], [{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 2 }], new Map(), []);
+        await store.usage.addUsage([{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 2 }], new Map());
         assert.deepEqual(await store.usage.loadCounters('org_1', ['month:2026-03', 'month:2026-02']), new Map([['month:2026-03', 5]]));
         assert.deepEqual(await store.usage.usageByDay('org_1', '2026-03'), [
           { keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 6 },

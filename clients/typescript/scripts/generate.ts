@@ -51,7 +51,7 @@ async function startRepositoryServer(): Promise<{ url: string; stop(): Promise<v
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       const listening = /Server listening at (http:\/\/[^"\s]+)/.exec(output);
       if (listening) resolve(listening[1]!);

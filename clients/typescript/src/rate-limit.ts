@@ -50,7 +50,7 @@ function parseItems(field: string): Items {
 /** The state the two fields describe, or null when the answer carried no RateLimit field. */
 export function parseRateLimit(rateLimit: string | null, policy: string | null, observedAt: number): RateLimitState | null {
   if (rateLimit === null) return null;
-  const policies = policy === null ? new Map() : parseItems(policy);
+  const policies: Items = policy === null ? new Map<string, Map<string, number>>() : parseItems(policy);
   const windows: Record<string, RateLimitWindow> = {};
   for (const [name, values] of parseItems(rateLimit)) {
     const remaining = values.get('r');

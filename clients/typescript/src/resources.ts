@@ -28,7 +28,7 @@ type Query = Record<string, QueryValue>;
 /** The query to send, and the options of the call. */
 function split(params: RequestOptions | undefined): { query: Query; options: RequestOptions } {
   const { signal, timeoutMs, maxRetries, ...query } = params ?? {};
-  return { query: query as Query, options: { signal, timeoutMs, maxRetries } };
+  return { query: query, options: { signal, timeoutMs, maxRetries } };
 }
 
 export class Core {

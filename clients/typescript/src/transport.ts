@@ -66,7 +66,7 @@ function retryAfterSeconds(headers: Headers): number | undefined {
 
 function isErrorBody(body: unknown): body is { error: { code: string; message: string; param?: string; request_id?: string } } {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;
-  const error = (body as { error: unknown }).error;
+  const error = (body).error;
   return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && typeof (error as { message?: unknown }).message === 'string';
 }
 

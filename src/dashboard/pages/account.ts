@@ -1,8 +1,8 @@
 /** The audit log and the change-password page. */
-import type { AuditEntry } from '../../store/dashboard-store.ts';
+import type { AuditEntry } from '../../domain/dashboard.ts';
 import type { ActiveSession } from '../../services/dashboard/sessions.ts';
 import { MIN_PASSWORD_LENGTH } from '../../services/dashboard/passwords.ts';
-import { html } from '../html.ts';
+import { html } from '../../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
 
 const ACTIONS: Record<string, string> = {

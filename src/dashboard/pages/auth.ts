@@ -1,5 +1,5 @@
 /** Sign-in and set-password pages (no session yet). */
-import { html } from '../html.ts';
+import { html } from '../../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
 import { MIN_PASSWORD_LENGTH } from '../../services/dashboard/passwords.ts';
 

@@ -3,7 +3,7 @@ import type { ApiKeyInfo } from '../../domain/access.ts';
 import { daysLeft, EXPIRING_SOON_DAYS, EXPIRY_DAYS, keyState } from '../../domain/key-life.ts';
 import { VIA_TEXT, type ExposureWarning } from '../../services/access/exposure.ts';
 import type { ActiveSession } from '../../services/dashboard/sessions.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../html.ts';
 import { csrfField, page } from '../layout.ts';
 
 const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
@@ -13,7 +13,7 @@ export function keyStateCell(k: ApiKeyInfo, nowMs: number): SafeHtml {
   const state = keyState(k, nowMs);
   if (state === 'revoked') return html`<span class="state revoked">revoked</span>`;
   // One element per cell: on a phone each cell is a two-column grid (label, value).
-  if (state === 'expired') return html`<span><span class="state expired">expired</span> <time class="muted" datetime="${k.expiresAt!}">${minute(k.expiresAt!)}</time></span>`;
+  if (state === 'expired') return html`<span><span class="state expired">expired</span> <time class="muted" datetime="${k.expiresAt}">${minute(k.expiresAt!)}</time></span>`;
   const days = daysLeft(k, nowMs);
   if (days === null) return html`<span class="state active">active</span>`;
   const soon = days <= EXPIRING_SOON_DAYS;

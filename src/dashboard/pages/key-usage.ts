@@ -1,7 +1,7 @@
 /** Usage by key on the overview: this month and the last 30 days, live and test keys apart. */
 import type { KeyMode } from '../../domain/access.ts';
 import type { KeyUsage, KeyUsageRow } from '../../services/access/key-usage.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../html.ts';
 
 const fmt = (n: number) => n.toLocaleString('en');
 

@@ -1,10 +1,10 @@
 /** The organisation's API keys: list, create (shown once), revoke after confirmation. */
 import type { ApiKeyInfo, Plan } from '../../domain/access.ts';
 import type { ActiveSession } from '../../services/dashboard/sessions.ts';
-import { html } from '../html.ts';
+import { html } from '../../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
 import { expiryFields, keyStateCell } from './key-life.ts';
-import type { SafeHtml } from '../html.ts';
+import type { SafeHtml } from '../../html.ts';
 import { keyState } from '../../domain/key-life.ts';
 
 /** What the keys page shows of the keys' life: states against the clock, and the exposure banner. */

@@ -3,7 +3,7 @@ import { UNCOUNTED_OUTCOMES } from '../../domain/access.ts';
 import type { UsageReport } from '../../services/access/admin.ts';
 import type { ActiveSession } from '../../services/dashboard/sessions.ts';
 import { usageChart } from '../chart.ts';
-import { html, type SafeHtml } from '../html.ts';
+import { html, type SafeHtml } from '../../html.ts';
 import { page } from '../layout.ts';
 
 const fmt = (n: number) => n.toLocaleString('en');
@@ -24,7 +24,7 @@ function tally(report: UsageReport) {
   <tbody>
     <tr><th scope="row">Counted toward the allowance</th><td class="n">${fmt(report.counted)}</td></tr>
     <tr><th scope="row">Not counted</th><td class="n">${fmt(notCounted)}</td></tr>
-    ${UNCOUNTED_OUTCOMES.map((o) => html`<tr class="sub"><th scope="row">${NOT_COUNTED_REASON[o]!}</th><td class="n">${fmt(report.notCounted[o] ?? 0)}</td></tr>`)}
+    ${UNCOUNTED_OUTCOMES.map((o) => html`<tr class="sub"><th scope="row">${NOT_COUNTED_REASON[o]}</th><td class="n">${fmt(report.notCounted[o] ?? 0)}</td></tr>`)}
     <tr class="sum"><th scope="row">All requests with a known key</th><td class="n">${fmt(report.total)}</td></tr>
   </tbody>
 </table>

@@ -2,8 +2,8 @@
 import type { ApiKeyInfo } from '../../domain/access.ts';
 import type { RequestLogFilter, RequestLogPage } from '../../services/access/request-log.ts';
 import type { ActiveSession } from '../../services/dashboard/sessions.ts';
-import type { OrgSettings } from '../../store/key-life-store.ts';
-import { html, type SafeHtml } from '../html.ts';
+import type { OrgSettings } from '../../domain/key-life-records.ts';
+import { html, type SafeHtml } from '../../html.ts';
 import { errorBox, page } from '../layout.ts';
 
 function link(filter: RequestLogFilter, cursor?: string): string {

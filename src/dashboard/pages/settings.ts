@@ -1,7 +1,7 @@
 /** The organisation's settings: revoking exposed keys automatically, and how long the request log keeps requests. */
 import type { ActiveSession } from '../../services/dashboard/sessions.ts';
-import type { OrgSettings } from '../../store/key-life-store.ts';
-import { html } from '../html.ts';
+import type { OrgSettings } from '../../domain/key-life-records.ts';
+import { html } from '../../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
 
 export function settingsPage(session: ActiveSession, s: OrgSettings, result: { error?: string; saved?: boolean } = {}): string {

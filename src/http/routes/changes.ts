@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ChangeKey } from '../../domain/pages.ts';
 import type { ChangeType } from '../../domain/records.ts';
 import { ApiError } from '../../errors.ts';
 import { listChanges, listCodeChanges } from '../../services/catalog.ts';
-import type { ChangeKey } from '../../store/store.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
 import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';

@@ -1,5 +1,6 @@
+import type { JsonText } from '../../domain/json-text.ts';
 import type { CursorCodec } from '../cursor.ts';
-import type { Store } from '../../store/store.ts';
+import type { CatalogStore } from '../../services/catalog.ts';
 
 import type { EndpointName } from '../../domain/access.ts';
 
@@ -13,16 +14,17 @@ declare module 'fastify' {
 }
 
 export interface RouteDeps {
-  store: Store;
+  store: CatalogStore;
   cursors: CursorCodec;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Sends JSON that is already text (records are stored as their response JSON).
- * The route's response schema documents the shape; Fastify sends strings as-is.
+ * Sends JSON that is already text (records are stored as their response JSON):
+ * Fastify sends a string as it is. The reply's send is typed by the route's
+ * response schema (okResponse), which admits only text holding that shape.
  */
-export function sendJsonText(reply: { type(contentType: string): { send(payload: never): unknown } }, json: string): void {
-  reply.type(JSON_TYPE).send(json as never);
+export function sendJsonText<T>(reply: { type(contentType: string): { send: (payload: JsonText<T>) => unknown } }, json: JsonText<T>): void {
+  reply.type(JSON_TYPE).send(json);
 }

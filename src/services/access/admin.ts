@@ -3,10 +3,11 @@
  * the dashboard. Every input is validated here, once, with a message fit to
  * show to the person who made the request.
  */
-import { randomAlphanumeric, displayPrefix, generateKey, hashKey, newKeyId } from './api-keys.ts';
+import { randomAlphanumeric, displayPrefix, generateKey, hashSecret, newKeyId } from './api-keys.ts';
 import { ENDPOINTS, PLAN_NAME_PATTERN, SLUG_PATTERN, UNCOUNTED_OUTCOMES, type ApiKeyInfo, type KeyMode, type Organisation, type Plan } from '../../domain/access.ts';
-import { givenBackWindow } from '../../limiter/windows.ts';
+import { givenBackWindow } from '../../domain/windows.ts';
 import { InvalidRequest } from '../../errors.ts';
+import { audit, OPERATOR } from '../audit.ts';
 import type { KeyRevocation } from '../../store/access-store.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -101,7 +102,14 @@ export interface CreatedKey {
   info: ApiKeyInfo;
 }
 
-export async function createKey(deps: AdminDeps, org: Organisation, mode: KeyMode, name: string, options: { expiresAt?: string | null } = {}): Promise<CreatedKey> {
+/** How the audit log names a key. */
+function keyLabel(k: ApiKeyInfo): string {
+  return `${k.name} (${k.displayPrefix}…, ${k.mode})`;
+}
+
+/** Creates a key and records it in the audit log as done by actor (a user's email; the CLI's operator by default). */
+export async function createKey(deps: AdminDeps, org: Organisation, mode: KeyMode, name: string, options: { expiresAt?: string | null; actor?: string } = {}): Promise<CreatedKey> {
+  const actor = options.actor ?? OPERATOR;
   const trimmed = name.trim();
   if (trimmed.length > MAX_KEY_NAME) throw new InvalidRequest(`key name must be at most ${MAX_KEY_NAME} characters`);
   if (mode === 'test') {
@@ -120,7 +128,8 @@ export async function createKey(deps: AdminDeps, org: Organisation, mode: KeyMod
     lastUsedAt: null,
     expiresAt: options.expiresAt ?? null,
   };
-  await deps.store.access.insertKey({ ...info, hash: hashKey(key) });
+  await deps.store.access.insertKey({ ...info, hash: hashSecret(key) });
+  await audit(deps, org.id, actor, 'key.created', `${keyLabel(info)}${info.expiresAt === null ? '' : `, expires ${info.expiresAt}`}`);
   deps.onChange?.();
   await deps.afterChange?.();
   return { key, info };
@@ -129,13 +138,15 @@ export async function createKey(deps: AdminDeps, org: Organisation, mode: KeyMod
 /**
  * Revokes a key; with org given, only a key of that organisation (the
  * dashboard's case). Revoking a revoked key changes nothing and says so
- * (revokedNow false), so that callers record one revocation, not two.
+ * (revokedNow false) and records nothing: the audit log holds one revocation,
+ * by actor (a user's email; the CLI's operator by default).
  */
-export async function revokeKey(deps: AdminDeps, keyId: string, org?: Organisation): Promise<KeyRevocation> {
+export async function revokeKey(deps: AdminDeps, keyId: string, org?: Organisation, actor = OPERATOR): Promise<KeyRevocation> {
   const existing = await deps.store.access.getKey(keyId);
   if (!existing || (org && existing.orgId !== org.id)) throw new InvalidRequest(`no key "${keyId}"`);
   const revocation = (await deps.store.access.revokeKey(keyId, new Date(deps.now()).toISOString()))!;
   if (revocation.revokedNow) {
+    await audit(deps, revocation.key.orgId, actor, 'key.revoked', keyLabel(revocation.key));
     deps.onChange?.();
     await deps.afterChange?.();
   }

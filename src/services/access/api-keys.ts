@@ -30,8 +30,9 @@ export function generateKey(mode: KeyMode): string {
   return `svc_${mode}_${randomAlphanumeric(KEY_RANDOM_LENGTH)}`;
 }
 
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+/** The stored form of a secret (an API key, a session or link token): its SHA-256, in hex. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
 }
 
 /** `svc_live_` or `svc_test_` (both 9 characters) and the first 4 random characters. */

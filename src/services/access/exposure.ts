@@ -9,9 +9,9 @@
 import { keyState } from '../../domain/key-life.ts';
 import type { ApiKeyInfo, Organisation } from '../../domain/access.ts';
 import type { Exposure, ExposureVia } from '../../store/key-life-store.ts';
-import { audit } from '../dashboard/users.ts';
+import { audit } from '../audit.ts';
 import { revokeKey, type AdminDeps } from './admin.ts';
-import { hashKey } from './api-keys.ts';
+import { hashSecret } from './api-keys.ts';
 
 export const VIA_TEXT: Record<ExposureVia, string> = {
   query: 'in a URL',
@@ -53,7 +53,7 @@ export class ExposureWatch {
   private async reportOne(key: string, where: ExposureReport): Promise<void> {
     const { deps } = this;
     const now = deps.now();
-    const hash = hashKey(key);
+    const hash = hashSecret(key);
     const seen = `${hash} ${where.via}`;
     const last = this.recent.get(seen);
     if (last !== undefined && now - last < REPEAT_MS) return;

@@ -13,7 +13,7 @@
  */
 import type { KeyLookup } from '../../store/access-store.ts';
 import type { Store } from '../../store/store.ts';
-import { hashKey } from './api-keys.ts';
+import { hashSecret } from './api-keys.ts';
 
 const MAX_ENTRIES = 10_000;
 
@@ -52,7 +52,7 @@ export class KeyCache {
       this.version = version;
     }
     const accessVersion = this.validator ? version : null;
-    const hash = hashKey(key);
+    const hash = hashSecret(key);
     const cached = this.entries.get(hash);
     if (cached !== undefined) return { found: cached, accessVersion };
     const found = await this.store.access.findKeyByHash(hash);

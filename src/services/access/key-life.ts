@@ -10,7 +10,7 @@ import { EXPIRY_DAYS, GRACE_NAMES, GRACE_PERIODS, keyState, type GracePeriod } f
 import type { ApiKeyInfo, KeyMode, Organisation } from '../../domain/access.ts';
 import { InvalidRequest } from '../../errors.ts';
 import type { OrgSettings } from '../../store/key-life-store.ts';
-import { audit } from '../dashboard/users.ts';
+import { audit } from '../audit.ts';
 import { createKey, type AdminDeps, type CreatedKey } from './admin.ts';
 
 const DAY_MS = 86_400_000;
@@ -45,19 +45,14 @@ export function parseGrace(input: string): GracePeriod {
   return input as GracePeriod;
 }
 
-const describeKey = (k: ApiKeyInfo) => `${k.name} (${k.displayPrefix}…, ${k.mode})`;
-
-/** Creates a key that may end by itself, and records it. */
+/** Creates a key that may end by itself (createKey records it in the audit log). */
 export async function createExpiringKey(
   deps: AdminDeps,
   org: Organisation,
   input: { mode: KeyMode; name: string; expiresAt: string | null },
   actor: string,
 ): Promise<CreatedKey> {
-  const created = await createKey(deps, org, input.mode, input.name, { expiresAt: input.expiresAt });
-  const ends = input.expiresAt === null ? '' : `, expires ${input.expiresAt}`;
-  await audit(deps, org.id, actor, 'key.created', `${describeKey(created.info)}${ends}`);
-  return created;
+  return createKey(deps, org, input.mode, input.name, { expiresAt: input.expiresAt, actor });
 }
 
 export interface RolledKey extends CreatedKey {
@@ -77,7 +72,7 @@ export async function rollKey(deps: AdminDeps, keyId: string, grace: GracePeriod
   if (state !== 'active') throw new InvalidRequest(`key ${old.displayPrefix}… is ${state}: only an active key can be rolled`);
   const owner = org ?? (await deps.store.access.getOrgById(old.orgId));
   if (!owner) throw new InvalidRequest(`no key "${keyId}"`);
-  const created = await createKey(deps, owner, old.mode, old.name);
+  const created = await createKey(deps, owner, old.mode, old.name, { actor });
   const endsAt = new Date(deps.now() + GRACE_PERIODS[grace]).toISOString();
   await deps.store.keyLife.shortenExpiry(old.id, endsAt);
   // The old key's cached lookups now hold a stale expiry: drop them everywhere before returning.

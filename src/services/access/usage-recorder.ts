@@ -58,7 +58,7 @@ export class UsageRecorder {
     let ok = false;
     try {
       const lastUsedText = new Map([...lastUsed].map(([keyId, ms]) => [keyId, new Date(ms).toISOString()]));
-      ok = await this.store.flush([], [...rows.values()], lastUsedText, []);
+      ok = await this.store.addUsage([...rows.values()], lastUsedText);
     } finally {
       if (!ok) this.restore(rows, lastUsed);
     }

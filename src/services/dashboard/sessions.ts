@@ -5,7 +5,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Organisation } from '../../domain/access.ts';
 import type { User } from '../../store/dashboard-store.ts';
-import { sha256, type UserDeps } from './users.ts';
+import { hashSecret } from '../access/api-keys.ts';
+import type { UserDeps } from './users.ts';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
@@ -22,7 +23,7 @@ export async function startSession(deps: UserDeps, user: User): Promise<{ token:
   const expiresAt = new Date(now + SESSION_TTL_MS);
   await deps.store.dashboard.deleteExpiredSessions(new Date(now).toISOString());
   await deps.store.dashboard.createSession({
-    hash: sha256(token),
+    hash: hashSecret(token),
     userId: user.id,
     csrfToken: randomBytes(24).toString('base64url'),
     createdAt: new Date(now).toISOString(),
@@ -34,7 +35,7 @@ export async function startSession(deps: UserDeps, user: User): Promise<{ token:
 /** The session a cookie token belongs to, if it is live and its user still enabled. */
 export async function resumeSession(deps: UserDeps, token: string | undefined): Promise<ActiveSession | null> {
   if (!token || token.length > 100) return null;
-  const hash = sha256(token);
+  const hash = hashSecret(token);
   const session = await deps.store.dashboard.getSession(hash);
   if (!session || session.expiresAt <= new Date(deps.now()).toISOString()) return null;
   const user = await deps.store.dashboard.getUser(session.userId);

@@ -3,12 +3,13 @@
  * password, signing in with throttling by account and address, changing
  * their password, being disabled. Every change lands in the audit log.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Organisation } from '../../domain/access.ts';
 import { InvalidRequest } from '../../errors.ts';
-import type { User } from '../../store/dashboard-store.ts';
+import type { User } from '../../domain/dashboard.ts';
 import type { Store } from '../../store/store.ts';
-import { randomAlphanumeric } from '../access/api-keys.ts';
+import { hashSecret, randomAlphanumeric } from '../access/api-keys.ts';
+import { audit, OPERATOR } from '../audit.ts';
 import { throttledPasswordCheck } from './password-throttle.ts';
 import { checkPasswordRules, DUMMY_HASH, hashPassword, verifyPassword } from './passwords.ts';
 
@@ -20,7 +21,6 @@ export interface UserDeps {
 export const LINK_VALIDITY_MS = 24 * 60 * 60 * 1000;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
-export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function normaliseEmail(email: string): string {
@@ -30,15 +30,11 @@ export function normaliseEmail(email: string): string {
   return e;
 }
 
-export async function audit(deps: UserDeps, orgId: string, actor: string, action: string, target: string): Promise<void> {
-  await deps.store.dashboard.addAudit({ orgId, actor, action, target, at: iso(deps.now()) });
-}
-
 /** A new one-time link token for the user; only its hash is stored. */
 async function issueLinkToken(deps: UserDeps, user: User): Promise<{ token: string; expiresAt: string }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = iso(deps.now() + LINK_VALIDITY_MS);
-  await deps.store.dashboard.createPasswordToken(sha256(token), user.id, expiresAt);
+  await deps.store.dashboard.createPasswordToken(hashSecret(token), user.id, expiresAt);
   return { token, expiresAt };
 }
 
@@ -52,7 +48,7 @@ export async function createUser(deps: UserDeps, org: Organisation, email: strin
     disabledAt: null,
   });
   if (!user) throw new InvalidRequest(`a user with email ${normaliseEmail(email)} already exists`);
-  await audit(deps, org.id, 'operator', 'user.created', user.email);
+  await audit(deps, org.id, OPERATOR, 'user.created', user.email);
   return { user, ...(await issueLinkToken(deps, user)) };
 }
 
@@ -74,14 +70,14 @@ export async function disableUser(deps: UserDeps, email: string): Promise<User> 
   await deps.store.dashboard.disableUser(user.id, iso(deps.now()));
   await deps.store.dashboard.deleteUserSessions(user.id);
   await deps.store.dashboard.deletePasswordTokens(user.id);
-  await audit(deps, user.orgId, 'operator', 'user.disabled', user.email);
+  await audit(deps, user.orgId, OPERATOR, 'user.disabled', user.email);
   return (await deps.store.dashboard.getUser(user.id))!;
 }
 
 /** Sets the password through a one-time link token; the token works once. */
 export async function setPasswordWithToken(deps: UserDeps, token: string, password: string): Promise<User> {
   checkPasswordRules(password);
-  const userId = await deps.store.dashboard.consumePasswordToken(sha256(token), iso(deps.now()));
+  const userId = await deps.store.dashboard.consumePasswordToken(hashSecret(token), iso(deps.now()));
   const user = userId === null ? null : await deps.store.dashboard.getUser(userId);
   if (!user || user.disabledAt !== null) throw new InvalidRequest('This link is not valid: it was already used, has expired, or was never issued. Ask your operator for a new one.');
   await deps.store.dashboard.setPassword(user.id, await hashPassword(password));

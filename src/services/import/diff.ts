@@ -29,7 +29,7 @@ export function changedFields(before: CodeContent, after: CodeContent): ContentF
 export function pick(content: CodeContent, fields: readonly ContentField[]): Partial<CodeContent> {
   const out: Record<string, unknown> = {};
   for (const field of fields) out[field] = content[field];
-  return out as Partial<CodeContent>;
+  return out;
 }
 
 export function changeTypeOf(before: CodeContent, after: CodeContent): ChangeType {

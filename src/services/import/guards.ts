@@ -49,7 +49,8 @@ export async function refuseBackdating(tx: ImportTransaction, req: ImportRequest
   const latest = await tx.latestEffectiveDate(req.system);
   if (latest !== null && req.effectiveDate < latest) {
     throw new ImportRejected(
-      `--effective-date ${req.effectiveDate} is before the latest change of system ${req.system} (${latest}): clients following its changes past ${latest} would never see these ${changeCount} change(s). Pass --allow-backdated to record them anyway.`,
+      (name) =>
+        `${name('effectiveDate')} ${req.effectiveDate} is before the latest change of system ${req.system} (${latest}): clients following its changes past ${latest} would never see these ${changeCount} change(s). Pass ${name('allowBackdated')} to record them anyway.`,
     );
   }
 }
@@ -67,7 +68,8 @@ export function refuseMassRetirement(req: ImportRequest, changes: readonly { typ
   for (const state of current.values()) if (state.status !== 'retired') inUse++;
   if (retiring * 2 > inUse) {
     throw new ImportRejected(
-      `this snapshot would retire ${retiring} of the ${inUse} codes of system ${req.system} not yet retired (more than half): is the file complete? Pass --allow-mass-retire to retire them anyway.`,
+      (name) =>
+        `this snapshot would retire ${retiring} of the ${inUse} codes of system ${req.system} not yet retired (more than half): is the file complete? Pass ${name('allowMassRetire')} to retire them anyway.`,
     );
   }
 }

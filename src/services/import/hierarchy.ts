@@ -205,7 +205,7 @@ function* findCycles(edgeStart: readonly number[], edges: readonly number[], roo
         pathEdge[depth] = edgeStart[next]!;
         depth++;
       } else if (state[next] === ON_PATH) {
-        yield { root, cycle: Array.from(pathNode.subarray(positionOnPath[next]!, depth)) };
+        yield { root, cycle: Array.from(pathNode.subarray(positionOnPath[next], depth)) };
       }
     }
   }

@@ -134,7 +134,7 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
   await refuseBadParents(tx, req, rows, ids, current, hasNewParents);
 
   const pending: Pending[] = [
-    ...added.map(({ id, row }) => ({ id, code: row.code, type: 'added' as const, content: row as CodeContent, previous: null, fields: [] })),
+    ...added.map(({ id, row }) => ({ id, code: row.code, type: 'added' as const, content: row, previous: null, fields: [] })),
     ...changed.map(({ id, row }) => {
       const previous = before.get(id)!;
       return { id, code: row.code, type: changeTypeOf(previous, row), content: row, previous, fields: changedFields(previous, row) };

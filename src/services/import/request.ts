@@ -1,5 +1,6 @@
 /** What an import is asked to do, the checks of the request itself, and the refusal of an import. */
 import { isIsoDate, SYSTEM_PATTERN } from '../../domain/records.ts';
+import { InvalidRequest, type Reason } from '../../errors.ts';
 import type { ImportFormat, RowError } from './parse.ts';
 
 export type ImportMode = 'snapshot' | 'delta';
@@ -17,10 +18,11 @@ export interface ImportRequest {
   allowMassRetire?: boolean;
 }
 
-export class ImportRejected extends Error {
+/** An import refused as a whole; errors holds the rows at fault, if any. */
+export class ImportRejected extends InvalidRequest {
   readonly errors: RowError[];
-  constructor(message: string, errors: RowError[] = []) {
-    super(message);
+  constructor(reason: Reason, errors: RowError[] = []) {
+    super(reason);
     this.name = 'ImportRejected';
     this.errors = errors;
   }
@@ -30,12 +32,12 @@ const RELEASE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 export function validateRequest(req: ImportRequest): void {
   if (!SYSTEM_PATTERN.test(req.system)) {
-    throw new ImportRejected(`--system "${req.system}" must match [a-z0-9][a-z0-9._-]{0,63}`);
+    throw new ImportRejected((name) => `${name('system')} "${req.system}" must match [a-z0-9][a-z0-9._-]{0,63}`);
   }
   if (!RELEASE_PATTERN.test(req.release)) {
-    throw new ImportRejected(`--release "${req.release}" must be 1-64 characters of letters, digits and . _ : -`);
+    throw new ImportRejected((name) => `${name('release')} "${req.release}" must be 1-64 characters of letters, digits and . _ : -`);
   }
   if (!isIsoDate(req.effectiveDate)) {
-    throw new ImportRejected(`--effective-date "${req.effectiveDate}" must be a calendar date, YYYY-MM-DD`);
+    throw new ImportRejected((name) => `${name('effectiveDate')} "${req.effectiveDate}" must be a calendar date, YYYY-MM-DD`);
   }
 }

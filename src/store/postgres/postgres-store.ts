@@ -18,7 +18,11 @@ import type {
 import { InvalidRequest } from '../../errors.ts';
 import { PostgresAccessStore } from './access-store.ts';
 import { PostgresKeyLifeStore } from './key-life-store.ts';
-import { PostgresDashboardStore } from './dashboard-store.ts';
+import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
+import { toRawPage } from '../sql/raw-page.ts';
+import { jsonText, type JsonText } from '../../domain/json-text.ts';
+import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
+import { PostgresSql } from './sql.ts';
 import { PostgresImportTransaction } from './import-transaction.ts';
 import { migratePostgres } from './migrations.ts';
 import { arrays, createPool, exec, inTransaction, LOCK_KEY_SQL, rows, storeError, withOwnConnection, type PoolOptions, type Value } from './pg-client.ts';
@@ -35,7 +39,7 @@ export class PostgresStore implements Store {
   readonly pool: pg.Pool;
   readonly access: PostgresAccessStore;
   readonly usage: PostgresAccessStore;
-  readonly dashboard: PostgresDashboardStore;
+  readonly dashboard: SqlDashboardStore;
   readonly keyLife: PostgresKeyLifeStore;
   private readonly importWaitMs: number;
   private readonly connection: PoolOptions;
@@ -45,7 +49,7 @@ export class PostgresStore implements Store {
     this.connection = options;
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.access = this.usage = new PostgresAccessStore(pool);
-    this.dashboard = new PostgresDashboardStore(pool);
+    this.dashboard = new SqlDashboardStore(new PostgresSql(pool));
     this.keyLife = new PostgresKeyLifeStore(pool);
   }
 
@@ -66,18 +70,18 @@ export class PostgresStore implements Store {
     return Number.NaN;
   }
 
-  async pageCodes(q: CodePageQuery): Promise<RawPage<string>> {
+  async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
     const values: Value[] = [q.after ?? '', q.limit + 1];
     const where = ['id > $1'];
     if (q.system !== null) where.push(`system = $${values.push(q.system)}`);
     if (q.status !== null) where.push(`status = $${values.push(q.status)}`);
     const found = await arrays<[string, string]>(this.pool, `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $2`, values);
-    return toRawPage(found, q.limit, 1, (row) => row[0]);
+    return toRawPage<CodeRecord, [string, string], string>(found, q.limit, 1, (row) => row[0]);
   }
 
-  async codeJson(id: string): Promise<string | null> {
+  async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
     const [row] = await arrays<[string]>(this.pool, 'SELECT json FROM codes WHERE id = $1', [id]);
-    return row ? row[0] : null;
+    return row ? jsonText<CodeRecord>(row[0]) : null;
   }
 
   async codeExists(id: string): Promise<boolean> {
@@ -93,7 +97,7 @@ export class PostgresStore implements Store {
    * PostgreSQL compares the row value (effective_date, id) as one index range
    * on (…, effective_date, id), so unlike SQLite it needs no split.
    */
-  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey>> {
+  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
     const values: Value[] = [q.limit + 1];
     const where: string[] = [];
     const add = (condition: (p: string) => string, value: string | number | null) => {
@@ -112,7 +116,7 @@ export class PostgresStore implements Store {
     const sql = `SELECT effective_date, id, json FROM changes ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY effective_date, id LIMIT $1`;
     const found = await arrays<[string, string, string]>(this.pool, sql, values);
-    return toRawPage(found, q.limit, 2, (row) => ({ effectiveDate: row[0], id: Number(row[1]) }));
+    return toRawPage<ChangeRecord, [string, string, string], ChangeKey>(found, q.limit, 2, (row) => ({ effectiveDate: row[0], id: Number(row[1]) }));
   }
 
   /** On a connection of its own, without the requests' statement timeout: an import may take minutes. */
@@ -152,15 +156,4 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (!this.pool.ended) await this.pool.end();
   }
-}
-
-/**
- * Rows come back as arrays with limit+1 fetched, so the extra row tells
- * has_more; the records' JSON is joined as text, never parsed.
- */
-function toRawPage<R extends unknown[], K>(found: R[], limit: number, jsonAt: number, key: (row: R) => K): RawPage<K> {
-  const count = Math.min(found.length, limit);
-  let json = '';
-  for (let i = 0; i < count; i++) json += (i === 0 ? '' : ',') + (found[i]![jsonAt] as string);
-  return { json, count, last: count === 0 ? null : key(found[count - 1]!), hasMore: found.length > limit };
 }

@@ -11,7 +11,7 @@ import {
   type RequestLogQuery,
 } from '../key-life-store.ts';
 import { exposureFromRow, loggedRequestFromRow, usageFromRow } from '../key-life-rows.ts';
-import type { Row } from '../row-mappers.ts';
+import type { Row } from '../sql/row-mappers.ts';
 import { isBusy, tryWrite } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
 

@@ -149,6 +149,10 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   `,
   // 5: keys through their life: expiry (and a roll's grace), exposures, organisation settings, request log
   KEY_LIFE_SQLITE,
+  // 6: the counter column takes PostgreSQL's name, so that both backends share their queries
+  `
+  ALTER TABLE limit_counters RENAME COLUMN window TO window_key;
+  `,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

@@ -22,7 +22,11 @@ import { migrateSqlite } from './migrations.ts';
 import { storedCodeFromRow } from '../stored-code.ts';
 import { SqliteAccessStore } from './access-store.ts';
 import { SqliteKeyLifeStore } from './key-life-store.ts';
-import { SqliteDashboardStore } from './dashboard-store.ts';
+import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
+import { toRawPage } from '../sql/raw-page.ts';
+import { jsonText, type JsonText } from '../../domain/json-text.ts';
+import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
+import { SqliteSql } from './sql.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
 
@@ -47,7 +51,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   private readonly importWaitMs: number;
   readonly access: SqliteAccessStore;
   readonly usage: SqliteAccessStore;
-  readonly dashboard: SqliteDashboardStore;
+  readonly dashboard: SqlDashboardStore;
   readonly keyLife: SqliteKeyLifeStore;
   private readonly dataVersion: StatementSync;
 
@@ -57,8 +61,9 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.db.exec('PRAGMA foreign_keys = ON');
     migrateSqlite(this.db);
-    this.access = this.usage = new SqliteAccessStore(this.db);
-    this.dashboard = new SqliteDashboardStore(this.db);
+    const sql = new SqliteSql(this.db);
+    this.access = this.usage = new SqliteAccessStore(sql);
+    this.dashboard = new SqlDashboardStore(sql);
     this.keyLife = new SqliteKeyLifeStore(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
@@ -73,7 +78,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     return Number((this.dataVersion.get() as unknown as [number])[0]);
   }
 
-  async pageCodes(q: CodePageQuery): Promise<RawPage<string>> {
+  async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
     const where = ['id > $after'];
     const params: Record<string, string | number> = { after: q.after ?? '', limit: q.limit + 1 };
     const filter = conditionAdder(where, params);
@@ -81,12 +86,12 @@ export class SqliteStore extends SqliteStatements implements Store {
     filter('status = $status', 'status', q.status);
     const sql = `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $limit`;
     const rows = this.arrays(sql).all(params) as unknown as [string, string][];
-    return toRawPage(rows, q.limit, 1, (row) => row[0]);
+    return toRawPage<CodeRecord, [string, string], string>(rows, q.limit, 1, (row) => row[0]);
   }
 
-  async codeJson(id: string): Promise<string | null> {
+  async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
     const row = this.stmt('SELECT json FROM codes WHERE id = ?').get(id) as { json: string } | undefined;
-    return row?.json ?? null;
+    return row ? jsonText<CodeRecord>(row.json) : null;
   }
 
   async codeExists(id: string): Promise<boolean> {
@@ -105,7 +110,7 @@ export class SqliteStore extends SqliteStatements implements Store {
    * an outer ORDER BY would sort whole rows and double the cost of a page
    * (140 → 295 µs for 200 rows). The paging property tests guard the order.
    */
-  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey>> {
+  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
     const filters: string[] = [];
     const params: Record<string, string | number> = { limit: q.limit + 1 };
     const filter = conditionAdder(filters, params);
@@ -126,7 +131,7 @@ export class SqliteStore extends SqliteStatements implements Store {
         UNION ALL SELECT * FROM (${select(['effective_date > $afterDate'], 'effective_date, id')}) LIMIT $limit`;
     }
     const rows = this.arrays(sql).all(params) as unknown as [string, number, string][];
-    return toRawPage(rows, q.limit, 2, (row) => ({ effectiveDate: row[0], id: Number(row[1]) }));
+    return toRawPage<ChangeRecord, [string, number, string], ChangeKey>(rows, q.limit, 2, (row) => ({ effectiveDate: row[0], id: Number(row[1]) }));
   }
 
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
@@ -203,17 +208,6 @@ function conditionAdder(conditions: string[], params: Record<string, string | nu
 
 function whereClause(conditions: string[]): string {
   return conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-}
-
-/**
- * Rows come back as arrays (no per-row objects) with limit+1 fetched, so the
- * extra row tells has_more; the records' JSON is joined as text.
- */
-function toRawPage<R extends unknown[], K>(rows: R[], limit: number, jsonAt: number, key: (row: R) => K): RawPage<K> {
-  const count = Math.min(rows.length, limit);
-  let json = '';
-  for (let i = 0; i < count; i++) json += (i === 0 ? '' : ',') + (rows[i]![jsonAt] as string);
-  return { json, count, last: count === 0 ? null : key(rows[count - 1]!), hasMore: rows.length > limit };
 }
 
 class SqliteImportTransaction implements ImportTransaction {

@@ -3,7 +3,7 @@
  * kept, and the one way the running process writes: waiting for the write
  * lock on timers, never on the event loop (see busy.ts).
  */
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { whenUnlocked } from './busy.ts';
 
 export class SqliteStatements {
@@ -33,7 +33,7 @@ export class SqliteStatements {
   }
 
   /** Runs one write statement, waiting on timers while another connection (an import) holds the lock. */
-  protected write(sql: string, ...params: (string | number | null)[]) {
+  protected write(sql: string, ...params: SQLInputValue[]) {
     const statement = this.stmt(sql);
     return whenUnlocked(this.db, () => statement.run(...params));
   }

@@ -241,7 +241,7 @@ export function injectOptions(r: FuzzRequest): InjectOptions {
     const had = headers[name];
     headers[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
   }
-  return { method: r.method as InjectOptions['method'], url: r.url, headers, ...(r.body ? { payload: r.body } : {}) };
+  return { method: r.method, url: r.url, headers, ...(r.body ? { payload: r.body } : {}) };
 }
 
 /** A short description of the request for failure messages (bodies and long values cut). */

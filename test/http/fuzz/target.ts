@@ -87,7 +87,7 @@ export async function fuzzTarget(): Promise<FuzzTarget> {
     cursors.push((await ctx.get(url)).json().pagination.next_cursor);
   }
 
-  const openapi = (await ctx.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
+  const openapi = (await ctx.app.inject({ url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> }>();
   const queryParams = new Map(
     Object.entries(openapi.paths).map(([path, operations]) => [
       path.replace(/\{(\w+)\}/g, ':$1'),

@@ -3,13 +3,14 @@
  * backend. Column names are the same on SQLite and PostgreSQL; only the
  * representation of booleans differs (0/1 against true/false).
  */
-import type { ApiKeyInfo, EndpointName, KeyMode, Organisation, Plan } from '../domain/access.ts';
-import type { KeyLookup } from './access-store.ts';
-import type { SessionRow, User } from './dashboard-store.ts';
+import type { ApiKeyInfo, EndpointName, KeyMode, Organisation, Plan } from '../../domain/access.ts';
+import type { KeyLookup } from '../access-store.ts';
+import type { SessionRow, User } from '../dashboard-store.ts';
 
-export type Row = Record<string, unknown>;
+export type { Row } from './sql.ts';
+import type { Row } from './sql.ts';
 
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const text = (v: Row[string] | undefined): string | null => (v === null || v === undefined ? null : String(v));
 const flag = (v: unknown): boolean => v === true || Number(v) === 1;
 
 export function planFromRow(r: Row): Plan {
@@ -70,6 +71,6 @@ export function keyLookupFromRow(r: Row): KeyLookup {
   return {
     key: keyFromRow(r),
     org: { id: String(r.org_id), slug: String(r.o_slug), plan: String(r.o_plan), createdAt: String(r.o_created_at) },
-    plan: planFromRow({ ...r, name: r.p_name }),
+    plan: planFromRow({ ...r, name: r.p_name ?? null }),
   };
 }

@@ -30,6 +30,6 @@ function render(value: Value): string {
 
 export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtml {
   let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
   return new SafeHtml(out);
 }
