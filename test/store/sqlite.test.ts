@@ -60,8 +60,8 @@ describe('SqliteStore only', () => {
       const first = new SqliteStore({ path });
       await first.close();
       const db = new DatabaseSync(path);
-      // The schema as version 4 left it: the counter column was still called window.
-      db.exec('ALTER TABLE limit_counters RENAME COLUMN window_key TO window; PRAGMA user_version = 4');
+      // The schema as version 5 left it: the counter column was still called window.
+      db.exec('ALTER TABLE limit_counters RENAME COLUMN window_key TO window; PRAGMA user_version = 5');
       db.exec("INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES ('p', '[]', 10, 100, 1)");
       db.exec("INSERT INTO organisations (id, slug, plan, created_at) VALUES ('org_1', 'one', 'p', '2026-01-01T00:00:00.000Z')");
       db.exec("INSERT INTO limit_counters (org_id, window, count) VALUES ('org_1', 'month:2026-03', 42)");
