@@ -36,7 +36,7 @@ async function lyingApp(): Promise<FastifyInstance> {
     async (request, reply) => {
       const [status, body] = answers[(request.query as { answer: string }).answer]!;
       // A pre-serialised body bypasses the response schema, as the fast path does.
-      return reply.code(status).type('application/json; charset=utf-8').send(body);
+      return reply.code(status as 200).type('application/json; charset=utf-8').send(body);
     },
   );
   app.setNotFoundHandler(async (request, reply) => reply.code(404).type('text/plain').send('nothing here'));
