@@ -88,9 +88,16 @@ function errorSchemaOf(doc: OpenApiDoc): Json {
 const formatErrors = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? []).map((e) => `  at ${e.instancePath || '(the body)'}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)} (schema ${e.schemaPath})`).join('\n');
 
+/** What the check reads of a response: inject()'s, or a fetch() Response's (see checkedFetch). */
+export interface CheckedResponse {
+  statusCode: number;
+  body: string;
+  headers: Record<string, unknown>;
+}
+
 export interface ResponseChecker {
   doc: OpenApiDoc;
-  check(method: string, url: string, res: LightMyRequestResponse): void;
+  check(method: string, url: string, res: CheckedResponse): void;
 }
 
 const checkers = new Map<string, ResponseChecker>();
@@ -154,6 +161,22 @@ export function documentOf(app: FastifyInstance): OpenApiDoc {
   return (app as unknown as { swagger(): OpenApiDoc }).swagger();
 }
 
+const appCheckers = new WeakMap<FastifyInstance, ResponseChecker>();
+function appChecker(app: FastifyInstance): ResponseChecker {
+  let checker = appCheckers.get(app);
+  if (!checker) appCheckers.set(app, (checker = responseChecker(documentOf(app))));
+  return checker;
+}
+
+/** fetch(), then the same check as checkResponses() on the response (read from a clone, so the caller still has the body). */
+export async function checkedFetch(app: FastifyInstance, url: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(url, init);
+  const body = await res.clone().text();
+  const { pathname, search } = new URL(url);
+  appChecker(app).check(init.method ?? 'GET', `${pathname}${search}`, { statusCode: res.status, body, headers: { 'content-type': res.headers.get('content-type') ?? undefined } });
+  return res;
+}
+
 const CHECKED = new WeakSet<FastifyInstance>();
 
 /** Whether checkResponses() wraps this app's inject(). */
@@ -165,7 +188,7 @@ export const isChecked = (app: FastifyInstance): boolean => CHECKED.has(app);
  * of inject() pass through unchecked.
  */
 export function checkResponses(app: FastifyInstance): FastifyInstance {
-  const checker = responseChecker(documentOf(app));
+  const checker = appChecker(app);
   const original = app.inject as (...args: unknown[]) => unknown;
   const checked = async (options: InjectOptions | string) => {
     const res = (await original.call(app, options)) as LightMyRequestResponse;
