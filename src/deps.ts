@@ -14,6 +14,8 @@ import type { RedisLimiter } from './limiter/redis-limiter.ts';
 import type { AdminDeps } from './services/access/admin.ts';
 import { KeyCache } from './services/access/key-cache.ts';
 import { UsageRecorder } from './services/access/usage-recorder.ts';
+import { ExposureWatch } from './services/access/exposure.ts';
+import { RequestLogRecorder } from './services/access/request-log.ts';
 import { SqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 
@@ -27,6 +29,10 @@ export interface Deps {
   readonly limiter: Limiter;
   readonly usage: UsageRecorder;
   readonly admin: AdminDeps;
+  /** The request log of every organisation, written in batches. */
+  readonly requestLog: RequestLogRecorder;
+  /** Marks keys seen in a URL, a body or a Referer. */
+  readonly exposures: ExposureWatch;
   /** Prometheus metrics of this instance (/metrics). */
   readonly metrics: Metrics;
   /** The Redis limiter when REDIS_URL is set (also deps.limiter, behind metrics); null otherwise. */
@@ -104,6 +110,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
           if (!(await shared.accessChanged())) warn('Redis could not be told of this change: running instances apply it within a second, once they read it from the database');
         }
       : undefined;
+    const admin: AdminDeps = { store, now, onChange: () => keys.invalidate(), afterChange };
+    const requestLog = new RequestLogRecorder(store.keyLife, { now, onFlushError });
     return {
       config,
       store,
@@ -112,7 +120,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       keys,
       limiter,
       usage,
-      admin: { store, now, onChange: () => keys.invalidate(), afterChange },
+      admin,
+      requestLog,
+      exposures: new ExposureWatch(admin),
       metrics,
       redis,
       async close() {
@@ -120,6 +130,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
         // process still stops cleanly.
         await limiter.close().catch(onFlushError);
         await usage.close().catch(onFlushError);
+        await requestLog.close().catch(onFlushError);
         await store.close();
       },
     };

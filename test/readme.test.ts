@@ -122,7 +122,8 @@ const SYNOPSES: Record<string, (s: State) => string[]> = {
     ['plans', 'set', 'team', '--endpoints', 'codes.list,codes.get,changes.list', '--rate-per-minute', '100', '--monthly-quota', 'unlimited', '--no-test-keys'],
   'npx codebook orgs create SLUG --plan NAME': () => ['orgs', 'create', 'beta', '--plan', 'team'],
   'npx codebook orgs set-plan SLUG NAME': () => ['orgs', 'set-plan', 'beta', 'free'],
-  'npx codebook keys create --org SLUG [--test] [--name NAME]': () => ['keys', 'create', '--org', 'beta', '--test', '--name', 'ci', '--json'],
+  'npx codebook keys create --org SLUG [--test] [--name NAME] [--expires-at DATE|TIME|Nd]': () => ['keys', 'create', '--org', 'beta', '--test', '--name', 'ci', '--expires-at', '90d', '--json'],
+  'npx codebook keys roll KEY_ID [--grace now|1h|24h|7d]': (s) => ['keys', 'roll', s.keyId!, '--grace', '1h', '--json'],
   'npx codebook keys revoke KEY_ID': (s) => ['keys', 'revoke', s.keyId!],
   'npx codebook keys list --org SLUG': () => ['keys', 'list', '--org', 'beta'],
   'npx codebook usage --org SLUG [--month YYYY-MM]': () => ['usage', '--org', 'demo', '--month', new Date().toISOString().slice(0, 7)],
@@ -240,6 +241,15 @@ async function npxCodebook(words: string[], text: string, s: State, block: Block
       s.key = created.key;
       const res = await fetch(`${s.base}/v1/codes?limit=1`, { headers: { authorization: `Bearer ${created.key}` } });
       assert.equal(res.status, 200, 'the key the CLI created works at once');
+    }
+    if (args[0] === 'keys' && args[1] === 'roll') {
+      const rolled = JSON.parse(run.stdout) as { id: string; key: string };
+      for (const key of [s.key!, rolled.key]) {
+        const res = await fetch(`${s.base}/v1/codes?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+        assert.equal(res.status, 200, 'both keys work during the grace period');
+      }
+      s.keyId = rolled.id;
+      s.key = rolled.key;
     }
     if (args[0] === 'keys' && args[1] === 'revoke') {
       const res = await fetch(`${s.base}/v1/codes?limit=1`, { headers: { authorization: `Bearer ${s.key}` } });

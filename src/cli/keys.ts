@@ -2,16 +2,18 @@
 import type { ApiKeyInfo, Organisation } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
-import { createKey, listKeys, revokeKey } from '../services/access/admin.ts';
+import { listKeys, revokeKey } from '../services/access/admin.ts';
+import { createExpiringKey, parseExpiry, parseGrace, rollKey } from '../services/access/key-life.ts';
+import { keyState } from '../domain/key-life.ts';
 import { existingOrg } from './orgs.ts';
 import { audit } from '../services/dashboard/users.ts';
 import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
-  'codebook keys create --org SLUG [--test] [--name NAME] [--json]\n       codebook keys revoke KEY_ID [--json]\n       codebook keys list --org SLUG [--json]';
+  'codebook keys create --org SLUG [--test] [--name NAME] [--expires-at DATE|TIME|DAYSd] [--json]\n       codebook keys roll KEY_ID [--grace now|1h|24h|7d] [--json]\n       codebook keys revoke KEY_ID [--json]\n       codebook keys list --org SLUG [--json]';
 
-function publicKey(k: ApiKeyInfo, org: Organisation | string) {
+function publicKey(k: ApiKeyInfo, org: Organisation | string, nowMs = Date.now()) {
   return {
     id: k.id,
     display_prefix: k.displayPrefix,
@@ -21,7 +23,8 @@ function publicKey(k: ApiKeyInfo, org: Organisation | string) {
     created_at: k.createdAt,
     last_used_at: k.lastUsedAt,
     revoked_at: k.revokedAt,
-    state: k.revokedAt === null ? 'active' : 'revoked',
+    expires_at: k.expiresAt,
+    state: keyState(k, nowMs),
   };
 }
 
@@ -30,7 +33,14 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
   if (groupHelp(action, USAGE)) return;
   const { values, positionals } = parseCommand(
     rest,
-    { org: { type: 'string' }, test: { type: 'boolean', default: false }, name: { type: 'string' }, json: { type: 'boolean', default: false } },
+    {
+      org: { type: 'string' },
+      test: { type: 'boolean', default: false },
+      name: { type: 'string' },
+      'expires-at': { type: 'string' },
+      grace: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
     USAGE,
   );
   const out = output(values.json!);
@@ -38,11 +48,21 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
     case 'create': {
       const { admin } = await deps();
       const org = await existingOrg(admin, required(values.org, '--org', USAGE));
-      const { key, info } = await createKey(admin, org, values.test ? 'test' : 'live', values.name ?? '');
-      await audit(admin, org.id, 'operator', 'key.created', `${info.name} (${info.displayPrefix}…, ${info.mode})`);
+      const expiresAt = parseExpiry(values['expires-at'] ?? '', admin.now());
+      const { key, info } = await createExpiringKey(admin, org, { mode: values.test ? 'test' : 'live', name: values.name ?? '', expiresAt }, 'operator');
       out.result(
-        { id: info.id, key, display_prefix: info.displayPrefix, mode: info.mode, org: org.slug, created_at: info.createdAt },
-        `Created ${info.mode} key ${info.id} ("${info.name}") for ${org.slug}.\nThe key is shown only this once and cannot be recovered:\n\n  ${key}\n`,
+        { id: info.id, key, display_prefix: info.displayPrefix, mode: info.mode, org: org.slug, created_at: info.createdAt, expires_at: info.expiresAt },
+        `Created ${info.mode} key ${info.id} ("${info.name}") for ${org.slug}${expiresAt ? `, expiring at ${expiresAt}` : ''}.\nThe key is shown only this once and cannot be recovered:\n\n  ${key}\n`,
+      );
+      return;
+    }
+    case 'roll': {
+      if (positionals.length !== 1) throw new CliError(`expected one KEY_ID (key_…; see keys list) ${helpHint(USAGE)}`, 2);
+      const { admin } = await deps();
+      const { key, info, previous } = await rollKey(admin, positionals[0]!, parseGrace(values.grace ?? '24h'), 'operator');
+      out.result(
+        { id: info.id, key, display_prefix: info.displayPrefix, mode: info.mode, created_at: info.createdAt, previous: { id: previous.id, display_prefix: previous.displayPrefix, expires_at: previous.expiresAt } },
+        `Rolled ${previous.id} (${previous.displayPrefix}…): it keeps working until ${previous.expiresAt}, then is refused.\nIts successor ${info.id} ("${info.name}") is shown only this once and cannot be recovered:\n\n  ${key}\n`,
       );
       return;
     }
@@ -67,13 +87,13 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       out.result(
         keys,
         table(
-          ['ID', 'PREFIX', 'NAME', 'MODE', 'STATE', 'CREATED', 'LAST USED'],
-          keys.map((k) => [k.id, `${k.display_prefix}…`, k.name, k.mode, k.state, k.created_at, k.last_used_at ?? 'never']),
+          ['ID', 'PREFIX', 'NAME', 'MODE', 'STATE', 'CREATED', 'LAST USED', 'EXPIRES'],
+          keys.map((k) => [k.id, `${k.display_prefix}…`, k.name, k.mode, k.state, k.created_at, k.last_used_at ?? 'never', k.expires_at ?? 'never']),
         ),
       );
       return;
     }
     default:
-      throw new CliError(`expected create, revoke or list ${helpHint(USAGE)}`, 2);
+      throw new CliError(`expected create, roll, revoke or list ${helpHint(USAGE)}`, 2);
   }
 }

@@ -6,14 +6,18 @@ export interface PageOptions {
   title: string;
   session?: ActiveSession | null;
   /** Which navigation entry is current. */
-  current?: 'overview' | 'keys' | 'audit' | 'password';
+  current?: 'overview' | 'keys' | 'requests' | 'audit' | 'settings' | 'password';
+  /** Shown above the page's title: the organisation's keys that leaked and still work. */
+  banner?: SafeHtml;
   body: SafeHtml;
 }
 
 const NAV = [
   ['overview', '/dashboard', 'Overview'],
   ['keys', '/dashboard/keys', 'API keys'],
+  ['requests', '/dashboard/requests', 'Requests'],
   ['audit', '/dashboard/audit', 'Audit log'],
+  ['settings', '/dashboard/settings', 'Settings'],
   ['password', '/dashboard/password', 'Password'],
 ] as const;
 
@@ -48,6 +52,7 @@ export function page(o: PageOptions): string {
   ${nav}
 </header>
 <main id="main">
+${o.banner ?? ''}
 <h1>${o.title}</h1>
 ${o.body}
 </main>

@@ -5,7 +5,12 @@ import { KEY_MODES, type KeyMode } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { InvalidRequest } from '../errors.ts';
 import { windowsAt } from '../limiter/windows.ts';
-import { createKey, listKeys, revokeKey, usageReport } from '../services/access/admin.ts';
+import { listKeys, revokeKey, usageReport } from '../services/access/admin.ts';
+import { exposureWarnings } from '../services/access/exposure.ts';
+import { createExpiringKey, parseExpiry } from '../services/access/key-life.ts';
+import { usageByKey } from '../services/access/key-usage.ts';
+import { exposureBanner } from './pages/key-life.ts';
+import { keyUsageSection } from './pages/key-usage.ts';
 import { resumeSession, sameToken, startSession, type ActiveSession } from '../services/dashboard/sessions.ts';
 import { PasswordAttemptsThrottled } from '../services/dashboard/password-throttle.ts';
 import { audit, changePassword } from '../services/dashboard/users.ts';
@@ -33,7 +38,8 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
 
   const renderKeys = async (session: ActiveSession, error?: string, notice?: string) => {
     const plan = (await store.access.getPlan(session.org.plan))!;
-    return keysPage(session, await listKeys(admin, session.org), plan, randomBytes(16).toString('base64url'), error, notice);
+    const life = { now: deps.now(), banner: exposureBanner(await exposureWarnings(admin, session.org)) };
+    return keysPage(session, await listKeys(admin, session.org), plan, randomBytes(16).toString('base64url'), error, notice, life);
   };
 
   /** The keys page says so when a revocation found the key already revoked (the form sent twice, or two tabs). */
@@ -53,7 +59,8 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     await deps.usage.flush();
     const now = deps.now();
     const month = new Date(now).toISOString().slice(0, 7);
-    return sendPage(reply, 200, overviewPage(session, await usageReport(admin, session.org, month), windowsAt(now).monthResetsAt));
+    const extra = { banner: exposureBanner(await exposureWarnings(admin, session.org)), byKey: keyUsageSection(await usageByKey(admin, session.org)) };
+    return sendPage(reply, 200, overviewPage(session, await usageReport(admin, session.org, month), windowsAt(now).monthResetsAt, extra));
   });
 
   app.get('/keys', async (request, reply) => {
@@ -74,8 +81,11 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     const mode = formField(request.body, 'mode') || 'live';
     if (!(KEY_MODES as readonly string[]).includes(mode)) return sendPage(reply, 400, await renderKeys(session, 'Choose live or test.'));
     try {
-      const { key, info } = await createKey(admin, session.org, mode as KeyMode, formField(request.body, 'name'));
-      await audit(admin, session.org.id, session.user.email, 'key.created', `${info.name} (${info.displayPrefix}…, ${info.mode})`);
+      const expires = formField(request.body, 'expires');
+      const on = formField(request.body, 'expires_on');
+      if (expires === 'date' && on === '') throw new InvalidRequest('Choose the date the key expires on, or another expiry.');
+      const expiresAt = parseExpiry(expires === 'date' ? on : expires, deps.now());
+      const { key, info } = await createExpiringKey(admin, session.org, { mode: mode as KeyMode, name: formField(request.body, 'name'), expiresAt }, session.user.email);
       return sendPage(reply, 200, keyCreatedPage(session, key, info));
     } catch (error) {
       if (error instanceof InvalidRequest) return sendPage(reply, 400, await renderKeys(session, error.message));

@@ -16,6 +16,7 @@ import { StoreUnavailableError } from '../store/store.ts';
 import { resumeSession, SESSION_TTL_MS, type ActiveSession } from '../services/dashboard/sessions.ts';
 import { authRoutes } from './auth-routes.ts';
 import { orgRoutes } from './org-routes.ts';
+import { keyLifeRoutes } from './key-life-routes.ts';
 import { messagePage } from './pages/auth.ts';
 
 export const SESSION_COOKIE = 'cb_session';
@@ -135,4 +136,5 @@ export async function dashboardPlugin(app: FastifyInstance, deps: Deps): Promise
   });
   await app.register(authRoutes, deps);
   await app.register(orgRoutes, deps);
+  await app.register(keyLifeRoutes, deps);
 }

@@ -32,6 +32,8 @@ export interface ApiKeyInfo {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** When the key stops working by itself (an expiry, or the end of a roll's grace period); null: never. */
+  expiresAt: string | null;
 }
 
 /** What an authenticated request knows about its caller. */

@@ -10,6 +10,9 @@ import type { AccessCheck, LimitDecision, Limiter } from '../limiter/limiter.ts'
 import { KEY_PATTERN } from '../services/access/api-keys.ts';
 import type { KeyCache } from '../services/access/key-cache.ts';
 import type { UsageRecorder } from '../services/access/usage-recorder.ts';
+import type { RequestLogRecorder } from '../services/access/request-log.ts';
+import { isExpired } from '../domain/key-life.ts';
+import { requestLogEntry } from './request-log-entry.ts';
 import type { Store } from '../store/store.ts';
 import type { Gatekeeper } from './v1.ts';
 
@@ -19,6 +22,7 @@ export interface AccessGateDeps {
   limiter: Limiter;
   usage: UsageRecorder;
   now: () => number;
+  requestLog?: RequestLogRecorder;
 }
 
 const HOW = 'Send your API key as "Authorization: Bearer <key>" (or "X-API-Key: <key>").';
@@ -92,12 +96,14 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
   const authenticate = async (request: FastifyRequest): Promise<CheckedPrincipal> => {
     const { found, accessVersion } = await keys.lookupVersioned(presentedKey(request));
     if (found === null) throw unauthorized('The API key is not valid.');
-    if (found.key.revokedAt !== null) {
+    // Expiry is checked here, at each request, against the clock: no process has to run at the moment a key ends.
+    if (found.key.revokedAt !== null || isExpired(found.key, now())) {
       usage.recordRefusal(found.key.id, now());
       throw unauthorized('The API key is not valid.');
     }
     const principal: CheckedPrincipal = { keyId: found.key.id, mode: found.key.mode, org: found.org, plan: found.plan, accessVersion };
     request.principal = principal;
+    request.keyPrefix = found.key.displayPrefix;
     return principal;
   };
 
@@ -158,10 +164,12 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
       reply.headers(rateLimitHeaders(state));
     },
 
-    recordOutcome(request, status) {
+    recordOutcome(request, status, durationMs) {
       const { principal, countedAt } = request;
       if (!principal) return;
-      usage.record(principal.keyId, now(), outcomeOf(status, countedAt !== undefined));
+      const at = now();
+      usage.record(principal.keyId, at, outcomeOf(status, countedAt !== undefined));
+      deps.requestLog?.record(requestLogEntry(request, principal, status, at, durationMs ?? 0));
       // The service failed a request the limits counted: the month gets it back, the minute keeps it.
       if (status >= 500 && countedAt !== undefined) void limiter.giveBack(principal.org.id, countedAt);
     },

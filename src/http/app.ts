@@ -14,6 +14,7 @@ import { answerConnect, drainingGuard, httpServerOptions, rejectMissingHost } fr
 import { registerOps, withOutages } from './ops.ts';
 import { RequestLog, serializers } from './logging.ts';
 import { loggableUrl, rejectKeyInQuery } from './query-keys.ts';
+import { watchBodyForKeys, watchForExposedKeys } from './exposure-hooks.ts';
 import { openApiOptions } from './openapi.ts';
 import { sitePlugin } from './site.ts';
 import { v1Plugin } from './v1.ts';
@@ -25,7 +26,7 @@ export interface AppOptions {
 }
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
-  const gate = createAccessGate({ store: deps.store, keys: deps.keys, limiter: deps.limiter, usage: deps.usage, now: deps.now });
+  const gate = createAccessGate({ store: deps.store, keys: deps.keys, limiter: deps.limiter, usage: deps.usage, now: deps.now, requestLog: deps.requestLog });
   const app = Fastify({
     // Whatever logger options come in, the redacting serializers apply.
     logger: options.logger ? { ...(options.logger as object), serializers } : false,
@@ -76,9 +77,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     reply.header('Request-Id', request.id);
     refuseWhileDraining(request);
     rejectMissingHost(request);
-    // First of all checks about the request's content, on every path: a key in a URL is refused and never looked up.
+    // First of all checks about the request's content, on every path: a key in a URL is refused (and marked exposed).
+    await watchForExposedKeys(deps.exposures, request);
     rejectKeyInQuery(request.url);
   });
+  app.addHook('preHandler', async (request) => watchBodyForKeys(deps.exposures, request));
 
   await app.register(swagger, openApiOptions({ publicUrl: deps.config.publicUrlSet ? deps.config.publicUrl : null }));
 

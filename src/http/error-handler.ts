@@ -56,6 +56,7 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
 }
 
 export function sendError(reply: FastifyReply, error: ApiError, requestId: string): void {
+  reply.request.errorCode = error.code;
   if (error.headers) reply.headers(error.headers);
   reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error, requestId));
 }

@@ -20,8 +20,8 @@ export interface Gatekeeper {
   admit(principal: unknown, endpoint: EndpointName, request: FastifyRequest, reply: FastifyReply): Promise<void> | void;
   /** Sets the rate-limit headers, without counting, on a response refused before admit(). */
   annotate(principal: unknown, reply: FastifyReply): Promise<void> | void;
-  /** Counts the finished response towards the caller's usage. */
-  recordOutcome(request: FastifyRequest, status: number): void;
+  /** Counts the finished response towards the caller's usage, and logs it. */
+  recordOutcome(request: FastifyRequest, status: number, durationMs?: number): void;
 }
 
 export interface V1Deps extends RouteDeps {
@@ -78,7 +78,7 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    gate.recordOutcome(request, reply.statusCode);
+    gate.recordOutcome(request, reply.statusCode, reply.elapsedTime);
   });
 
   const routeDeps = { store: deps.store, cursors: deps.cursors };

@@ -2,6 +2,7 @@
  * Read side of the code set: codes and their changes. No HTTP, no SQL: the
  * callers hand in validated queries and get raw pages back.
  */
+import { holdsKeyShape } from '../domain/key-shape.ts';
 import { ApiError } from '../errors.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage, Store } from '../store/store.ts';
 
@@ -26,7 +27,9 @@ export async function listCodeChanges(store: Store, query: ChangePageQuery & { c
 }
 
 function codeNotFound(id: string): ApiError {
-  return new ApiError('code_not_found', `No code with id "${id}". Ids have the form {system}:{code}, e.g. iso4217:EUR.`, {
+  // A key sent as a code id is not echoed back: an error body may be logged wherever the client logs it.
+  const shown = holdsKeyShape(id) ? 'No code with this id (it has the shape of an API key: never put a key in a URL)' : `No code with id "${id}"`;
+  return new ApiError('code_not_found', `${shown}. Ids have the form {system}:{code}, e.g. iso4217:EUR.`, {
     param: 'code_id',
   });
 }

@@ -9,6 +9,8 @@ export interface NewKey {
   name: string;
   mode: KeyMode;
   createdAt: string;
+  /** null: the key never expires. */
+  expiresAt?: string | null;
 }
 
 /** The key after a revocation, and whether this call revoked it (false: it already was). */

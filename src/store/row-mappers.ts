@@ -36,6 +36,7 @@ export function keyFromRow(r: Row): ApiKeyInfo {
     createdAt: String(r.created_at),
     revokedAt: text(r.revoked_at),
     lastUsedAt: text(r.last_used_at),
+    expiresAt: text(r.expires_at),
   };
 }
 

@@ -9,6 +9,7 @@
 import type { ChangeType, CodeContent, CodeStatus } from '../domain/records.ts';
 import type { AccessStore, UsageStore } from './access-store.ts';
 import type { DashboardStore } from './dashboard-store.ts';
+import type { KeyLifeStore } from './key-life-store.ts';
 
 export interface CodePageQuery {
   /** Exclusive lower bound on id (binary order). */
@@ -104,6 +105,8 @@ export interface Store {
   readonly usage: UsageStore;
   /** Dashboard users, sessions and audit log. */
   readonly dashboard: DashboardStore;
+  /** Key expiries, exposures, organisation settings and the request log. */
+  readonly keyLife: KeyLifeStore;
   pageCodes(query: CodePageQuery): Promise<RawPage<string>>;
   codeJson(id: string): Promise<string | null>;
   codeExists(id: string): Promise<boolean>;

@@ -78,7 +78,7 @@ test('orgs create, set-plan and list', async () => {
   assert.match(ok(await cli('orgs', 'list')), /^globex\s+pro\s+org_/m);
 });
 
-test('keys create prints the key once; --json has exactly its six fields; list and revoke never show it', async () => {
+test('keys create prints the key once; --json has exactly its seven fields; list and revoke never show it', async () => {
   ok(await cli('orgs', 'create', 'team', '--plan', 'pro'));
   const human = ok(await cli('keys', 'create', '--org', 'team', '--name', 'production'));
   const shown = human.match(/svc_live_[A-Za-z0-9]{32}/g);
@@ -86,7 +86,7 @@ test('keys create prints the key once; --json has exactly its six fields; list a
   const humanKey = shown[0]!;
 
   const json = await cliJson<Record<string, string>>(db, ['keys', 'create', '--org', 'team', '--test']);
-  assert.deepEqual(Object.keys(json).sort(), ['created_at', 'display_prefix', 'id', 'key', 'mode', 'org']);
+  assert.deepEqual(Object.keys(json).sort(), ['created_at', 'display_prefix', 'expires_at', 'id', 'key', 'mode', 'org']);
   assert.match(json.key!, /^svc_test_[A-Za-z0-9]{32}$/);
   assert.equal(json.display_prefix, json.key!.slice(0, 13));
   assert.equal(json.mode, 'test');

@@ -32,6 +32,8 @@ export interface InstanceOptions {
   redisUrl?: string | null;
   /** More settings for this instance (e.g. DATABASE_STATEMENT_TIMEOUT_MS). */
   env?: Record<string, string>;
+  /** The instance's clock (default: the real one); instances may share one to cross an exact moment together. */
+  now?: () => number;
 }
 
 export interface Cluster {
@@ -63,7 +65,7 @@ export async function createCluster(name: string): Promise<Cluster> {
         ...options.env,
       });
       const warnings: string[] = [];
-      const deps = await createDeps(config, { onWarning: (m) => warnings.push(m), onFlushError: () => undefined });
+      const deps = await createDeps(config, { onWarning: (m) => warnings.push(m), onFlushError: () => undefined, now: options.now });
       const app = await buildApp(deps);
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       let stopped = false;

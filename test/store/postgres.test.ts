@@ -16,6 +16,7 @@ import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { skipUnlessPostgres } from '../helpers/services.ts';
 import { storeSuite } from './store.suite.ts';
 import { subStoreSuite } from './substores.suite.ts';
+import { keyLifeStoreSuite } from './key-life.suite.ts';
 import { changeRow, codeRow, NO_CHANGE_FILTERS, pageAllChanges, writeCodes } from './suite-fixtures.ts';
 
 const skip = await skipUnlessPostgres();
@@ -44,6 +45,11 @@ describe('PostgreSQL', { skip }, () => {
   });
 
   subStoreSuite('postgres', async () => {
+    const store = await freshStore();
+    return { store, dir: '', cleanup: () => store.close() };
+  });
+
+  keyLifeStoreSuite('postgres', async () => {
     const store = await freshStore();
     return { store, dir: '', cleanup: () => store.close() };
   });

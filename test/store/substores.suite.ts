@@ -52,7 +52,7 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         await withOrgAndKey(store);
         const found = await store.access.findKeyByHash('hash1');
         assert.deepEqual(found, {
-          key: { id: 'key_1', orgId: 'org_1', name: 'first', mode: 'live', displayPrefix: 'svc_live_abcd', createdAt: T, revokedAt: null, lastUsedAt: null },
+          key: { id: 'key_1', orgId: 'org_1', name: 'first', mode: 'live', displayPrefix: 'svc_live_abcd', createdAt: T, revokedAt: null, lastUsedAt: null, expiresAt: null },
           org: { id: 'org_1', slug: 'one', plan: 'basic', createdAt: T },
           plan: plan('basic'),
         });

@@ -8,6 +8,9 @@ import { csrfField, errorBox, page } from '../layout.ts';
 const ACTIONS: Record<string, string> = {
   'key.created': 'created key',
   'key.revoked': 'revoked key',
+  'key.rolled': 'rolled key',
+  'key.exposed': 'key exposed',
+  'settings.changed': 'changed settings',
   'password.changed': 'changed password',
   'password.set': 'set password',
   'user.created': 'created user',

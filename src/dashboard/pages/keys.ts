@@ -3,10 +3,19 @@ import type { ApiKeyInfo, Plan } from '../../domain/access.ts';
 import type { ActiveSession } from '../../services/dashboard/sessions.ts';
 import { html } from '../html.ts';
 import { csrfField, errorBox, page } from '../layout.ts';
+import { expiryFields, keyStateCell } from './key-life.ts';
+import type { SafeHtml } from '../html.ts';
+import { keyState } from '../../domain/key-life.ts';
+
+/** What the keys page shows of the keys' life: states against the clock, and the exposure banner. */
+export interface KeysPageLife {
+  now: number;
+  banner?: SafeHtml;
+}
 
 const when = (iso: string | null) => (iso === null ? html`<span class="muted">never</span>` : html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`);
 
-export function keysPage(session: ActiveSession, keys: ApiKeyInfo[], plan: Plan, nonce: string, error?: string, notice?: string): string {
+export function keysPage(session: ActiveSession, keys: ApiKeyInfo[], plan: Plan, nonce: string, error?: string, notice?: string, life: KeysPageLife = { now: Date.now() }): string {
   const rows = keys.map(
     (k) => html`<tr>
       <td data-label="Name">${k.name}</td>
@@ -14,14 +23,19 @@ export function keysPage(session: ActiveSession, keys: ApiKeyInfo[], plan: Plan,
       <td data-label="Mode">${k.mode}</td>
       <td data-label="Created">${when(k.createdAt)}</td>
       <td data-label="Last used">${when(k.lastUsedAt)}</td>
-      <td data-label="State">${k.revokedAt === null ? html`<span class="state active">active</span>` : html`<span class="state revoked">revoked</span>`}</td>
-      <td class="actions">${k.revokedAt === null ? html`<a class="action" href="/dashboard/keys/${k.id}/revoke" aria-label="Revoke ${k.name}">Revoke</a>` : ''}</td>
+      <td data-label="State">${keyStateCell(k, life.now)}</td>
+      <td class="actions">${
+        keyState(k, life.now) === 'active'
+          ? html`<a class="action" href="/dashboard/keys/${k.id}/roll" aria-label="Roll ${k.name}">Roll</a> <a class="action" href="/dashboard/keys/${k.id}/revoke" aria-label="Revoke ${k.name}">Revoke</a>`
+          : ''
+      }</td>
     </tr>`,
   );
   return page({
     title: 'API keys',
     session,
     current: 'keys',
+    banner: life.banner,
     body: html`
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
 ${errorBox(error)}
@@ -36,6 +50,7 @@ ${errorBox(error)}
       <label><input type="radio" name="mode" value="live" checked> Live</label>
       ${plan.testKeysAllowed ? html`<label><input type="radio" name="mode" value="test"> Test</label>` : html`<span class="hint">Your plan does not include test keys.</span>`}
     </fieldset>
+    ${expiryFields()}
     <button type="submit">Create key</button>
   </form>
 </section>

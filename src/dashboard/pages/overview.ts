@@ -3,7 +3,7 @@ import { UNCOUNTED_OUTCOMES } from '../../domain/access.ts';
 import type { UsageReport } from '../../services/access/admin.ts';
 import type { ActiveSession } from '../../services/dashboard/sessions.ts';
 import { usageChart } from '../chart.ts';
-import { html } from '../html.ts';
+import { html, type SafeHtml } from '../html.ts';
 import { page } from '../layout.ts';
 
 const fmt = (n: number) => n.toLocaleString('en');
@@ -31,7 +31,7 @@ function tally(report: UsageReport) {
 <p class="hint">A request that passes the limits counts toward the allowance whatever its answer (a 400 for a bad parameter or a 404 for an unknown code too), except a server error, which is given back. Requests refused before the limits, or by one of them, do not count.</p>`;
 }
 
-export function overviewPage(session: ActiveSession, report: UsageReport, resetsAt: Date): string {
+export function overviewPage(session: ActiveSession, report: UsageReport, resetsAt: Date, extra: { banner?: SafeHtml; byKey?: SafeHtml } = {}): string {
   const { plan } = report;
   const quota = plan.monthlyQuota;
   const share = quota === null ? null : Math.min(100, (100 * report.counted) / quota);
@@ -39,6 +39,7 @@ export function overviewPage(session: ActiveSession, report: UsageReport, resets
     title: session.org.slug,
     session,
     current: 'overview',
+    banner: extra.banner,
     body: html`
 <section class="card" aria-labelledby="plan-h">
   <h2 id="plan-h">Plan: ${plan.name}</h2>
@@ -60,6 +61,7 @@ export function overviewPage(session: ActiveSession, report: UsageReport, resets
   <p class="hint">The allowance resets on <time datetime="${resetsAt.toISOString()}">${resetsAt.toISOString().slice(0, 10)} at 00:00 UTC</time>.</p>
   ${tally(report)}
   ${usageChart(report.month, report.byDay)}
-</section>`,
+</section>
+${extra.byKey ?? ''}`,
   });
 }

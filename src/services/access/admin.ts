@@ -101,7 +101,7 @@ export interface CreatedKey {
   info: ApiKeyInfo;
 }
 
-export async function createKey(deps: AdminDeps, org: Organisation, mode: KeyMode, name: string): Promise<CreatedKey> {
+export async function createKey(deps: AdminDeps, org: Organisation, mode: KeyMode, name: string, options: { expiresAt?: string | null } = {}): Promise<CreatedKey> {
   const trimmed = name.trim();
   if (trimmed.length > MAX_KEY_NAME) throw new InvalidRequest(`key name must be at most ${MAX_KEY_NAME} characters`);
   if (mode === 'test') {
@@ -118,6 +118,7 @@ export async function createKey(deps: AdminDeps, org: Organisation, mode: KeyMod
     createdAt: new Date(deps.now()).toISOString(),
     revokedAt: null,
     lastUsedAt: null,
+    expiresAt: options.expiresAt ?? null,
   };
   await deps.store.access.insertKey({ ...info, hash: hashKey(key) });
   deps.onChange?.();

@@ -10,7 +10,7 @@ import type { AccessStore, CounterRow, KeyLookup, KeyRevocation, NewKey, UsageRo
 import { exec, rows, transaction } from './pg-client.ts';
 import { keyFromRow, keyLookupFromRow, orgFromRow, planFromRow } from '../row-mappers.ts';
 
-const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at';
+const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at, k.expires_at';
 const PLAN_COLUMNS = 'p.name, p.endpoints, p.rate_per_minute, p.monthly_quota, p.test_keys_allowed';
 
 const PLAN_INSERT = 'INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES ($1, $2, $3, $4, $5)';
@@ -78,8 +78,8 @@ export class PostgresAccessStore implements AccessStore, UsageStore {
   async insertKey(k: NewKey): Promise<void> {
     await exec(
       this.pool,
-      'INSERT INTO api_keys (id, org_id, hash, display_prefix, name, mode, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [k.id, k.orgId, k.hash, k.displayPrefix, k.name, k.mode, k.createdAt],
+      'INSERT INTO api_keys (id, org_id, hash, display_prefix, name, mode, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [k.id, k.orgId, k.hash, k.displayPrefix, k.name, k.mode, k.createdAt, k.expiresAt ?? null],
     );
   }
 

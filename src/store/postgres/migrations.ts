@@ -4,6 +4,7 @@
  * wait for each other and each version is applied exactly once; each version
  * is applied in its own transaction (all or nothing).
  */
+import { KEY_LIFE_POSTGRES } from './key-life-migration.ts';
 import { exec, LOCK_KEY_SQL, rows, withOwnConnection, type PoolOptions } from './pg-client.ts';
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -167,6 +168,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sign_in_addresses_by_last_at ON sign_in_addresses (last_at);
   `,
+  // 5: keys through their life: expiry (and a roll's grace), exposures, organisation settings, request log
+  KEY_LIFE_POSTGRES,
 ];
 
 /** Runs on a connection of its own, without the requests' statement timeout: a migration may take long. */

@@ -17,6 +17,7 @@ import type {
 } from '../store.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { PostgresAccessStore } from './access-store.ts';
+import { PostgresKeyLifeStore } from './key-life-store.ts';
 import { PostgresDashboardStore } from './dashboard-store.ts';
 import { PostgresImportTransaction } from './import-transaction.ts';
 import { migratePostgres } from './migrations.ts';
@@ -35,6 +36,7 @@ export class PostgresStore implements Store {
   readonly access: PostgresAccessStore;
   readonly usage: PostgresAccessStore;
   readonly dashboard: PostgresDashboardStore;
+  readonly keyLife: PostgresKeyLifeStore;
   private readonly importWaitMs: number;
   private readonly connection: PoolOptions;
 
@@ -44,6 +46,7 @@ export class PostgresStore implements Store {
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.access = this.usage = new PostgresAccessStore(pool);
     this.dashboard = new PostgresDashboardStore(pool);
+    this.keyLife = new PostgresKeyLifeStore(pool);
   }
 
   /** Connects and brings the schema up to date (safe with many instances starting at once). */

@@ -5,7 +5,7 @@ import { isBusy, tryWrite } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
 import { keyFromRow, keyLookupFromRow, orgFromRow, planFromRow, type Row } from '../row-mappers.ts';
 
-const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at';
+const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at, k.expires_at';
 
 export class SqliteAccessStore extends SqliteStatements implements AccessStore, UsageStore {
 
@@ -67,8 +67,8 @@ export class SqliteAccessStore extends SqliteStatements implements AccessStore, 
 
   async insertKey(k: NewKey): Promise<void> {
     await this.write(
-      `INSERT INTO api_keys (id, org_id, hash, display_prefix, name, mode, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ...[k.id, k.orgId, k.hash, k.displayPrefix, k.name, k.mode, k.createdAt],
+      `INSERT INTO api_keys (id, org_id, hash, display_prefix, name, mode, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ...[k.id, k.orgId, k.hash, k.displayPrefix, k.name, k.mode, k.createdAt, k.expiresAt ?? null],
     );
   }
 

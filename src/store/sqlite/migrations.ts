@@ -4,6 +4,7 @@
  * processes starting at once cannot both apply it.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
 
 export const SQLITE_MIGRATIONS: readonly string[] = [
   // 1: settings, codes, changes
@@ -146,6 +147,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX sign_in_addresses_by_last_at ON sign_in_addresses (last_at);
   `,
+  // 5: keys through their life: expiry (and a roll's grace), exposures, organisation settings, request log
+  KEY_LIFE_SQLITE,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

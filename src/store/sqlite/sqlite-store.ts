@@ -21,6 +21,7 @@ import type {
 import { migrateSqlite } from './migrations.ts';
 import { storedCodeFromRow } from '../stored-code.ts';
 import { SqliteAccessStore } from './access-store.ts';
+import { SqliteKeyLifeStore } from './key-life-store.ts';
 import { SqliteDashboardStore } from './dashboard-store.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
@@ -47,6 +48,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   readonly access: SqliteAccessStore;
   readonly usage: SqliteAccessStore;
   readonly dashboard: SqliteDashboardStore;
+  readonly keyLife: SqliteKeyLifeStore;
   private readonly dataVersion: StatementSync;
 
   constructor(options: SqliteStoreOptions) {
@@ -57,6 +59,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     migrateSqlite(this.db);
     this.access = this.usage = new SqliteAccessStore(this.db);
     this.dashboard = new SqliteDashboardStore(this.db);
+    this.keyLife = new SqliteKeyLifeStore(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
   }

@@ -1,0 +1,32 @@
+/**
+ * Key-shaped texts wherever they turn up (a query string, a body field, a
+ * Referer), however they were percent-encoded: to find leaked keys and to keep
+ * them out of what is written down.
+ */
+const KEY_SHAPE = /svc_(?:live|test)_[A-Za-z0-9]{32}/g;
+
+/** Decodes each %XX on its own (one broken escape must not hide the others) and '+' as a space. */
+function decoded(text: string): string {
+  return text.replaceAll('+', ' ').replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** Every key-shaped text in the text, as it is and percent-decoded. */
+export function keyShapedTexts(text: string): string[] {
+  if (!text.includes('svc_') && !text.includes('%')) return [];
+  const found = new Set<string>();
+  for (const candidate of [text, decoded(text)]) for (const m of candidate.matchAll(KEY_SHAPE)) found.add(m[0]);
+  return [...found];
+}
+
+export function holdsKeyShape(text: string): boolean {
+  return keyShapedTexts(text).length > 0;
+}
+
+/** Every key-shaped text among the string values of a parsed body (objects and arrays, at any depth). */
+export function keyShapedValues(value: unknown, depth = 0): string[] {
+  if (typeof value === 'string') return keyShapedTexts(value);
+  if (depth > 32 || value === null || typeof value !== 'object') return [];
+  const out: string[] = [];
+  for (const v of Array.isArray(value) ? value : Object.values(value)) out.push(...keyShapedValues(v, depth + 1));
+  return out;
+}

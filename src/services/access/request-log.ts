@@ -1,0 +1,156 @@
+/**
+ * The request log: every /v1 request of a known key (time, key prefix, method,
+ * path with its query, status, error code, duration, Request-Id), kept per
+ * organisation for 7 days or 10 000 requests, whichever ends first (less when
+ * the organisation's settings say so).
+ *
+ * Recording stays off the request's path: a request adds one small object to
+ * an in-memory batch (bounded: beyond it, entries are dropped and counted, never
+ * waited for), and the batch is appended every second in one transaction.
+ * Scaled out, every instance appends to the one PostgreSQL table.
+ */
+import type { Organisation } from '../../domain/access.ts';
+import { InvalidRequest } from '../../errors.ts';
+import { flushUntilWritten } from '../../store/flush-until-written.ts';
+import type { KeyLifeStore, LoggedRequest, RequestLogEntry } from '../../store/key-life-store.ts';
+import { holdsKeyShape } from '../../domain/key-shape.ts';
+import type { AdminDeps } from './admin.ts';
+
+const DAY_MS = 86_400_000;
+export const MAX_PENDING = 20_000;
+const PRUNE_EVERY_MS = 60_000;
+
+/** An entry as recorded on the hot path: the time as a number, turned into text only when written. */
+export interface PendingRequest extends Omit<RequestLogEntry, 'at' | 'path'> {
+  atMs: number;
+  /** The request's URL: redacted (loggedPath) when written, not on the request's path. */
+  url: string;
+}
+
+export class RequestLogRecorder {
+  private readonly store: KeyLifeStore;
+  private readonly now: () => number;
+  private pending: PendingRequest[] = [];
+  private readonly orgsSincePrune = new Set<string>();
+  private lastPrune = 0;
+  private readonly timer: NodeJS.Timeout;
+  /** Entries dropped because the batch was full (the database could not keep up). */
+  dropped = 0;
+
+  constructor(store: KeyLifeStore, options: { now: () => number; flushIntervalMs?: number; onFlushError?: (error: unknown) => void }) {
+    this.store = store;
+    this.now = options.now;
+    this.timer = setInterval(() => {
+      this.flush().catch(options.onFlushError ?? (() => undefined));
+    }, options.flushIntervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  record(entry: PendingRequest): void {
+    if (this.pending.length >= MAX_PENDING) {
+      this.dropped++;
+      return;
+    }
+    this.pending.push(entry);
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      let ok = false;
+      try {
+        ok = await this.store.appendRequests(batch.map(({ atMs, url, ...rest }) => ({ ...rest, path: loggedPath(url), at: new Date(atMs).toISOString() })));
+      } finally {
+        // Busy (an import holds the lock) or failed: keep the batch, ahead of what arrived meanwhile, within the bound.
+        if (!ok) this.pending = [...batch, ...this.pending].slice(0, MAX_PENDING);
+      }
+      if (ok) for (const e of batch) this.orgsSincePrune.add(e.orgId);
+    }
+    const now = this.now();
+    if (now - this.lastPrune >= PRUNE_EVERY_MS && this.orgsSincePrune.size > 0) {
+      this.lastPrune = now;
+      const orgs = [...this.orgsSincePrune];
+      this.orgsSincePrune.clear();
+      for (const orgId of orgs) await this.prune(orgId);
+    }
+  }
+
+  /** Applies the organisation's retention now (also from the dashboard, after its settings change). */
+  async prune(orgId: string): Promise<void> {
+    const s = await this.store.getOrgSettings(orgId);
+    await this.store.pruneRequests(orgId, new Date(this.now() - s.requestLogDays * DAY_MS).toISOString(), s.requestLogMax);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await flushUntilWritten(() => this.flush(), () => this.pending.length > 0);
+  }
+}
+
+/**
+ * The path with its query as the log keeps it: any name or value holding a
+ * key-shaped text is replaced by [REDACTED], and so are the values of secret
+ * parameters (the dashboard's one-time link tokens).
+ */
+export function loggedPath(url: string): string {
+  // Nearly every URL holds nothing to redact: no key prefix, no escape that could hide one, no token.
+  if (!url.includes('svc_') && !url.includes('%') && !url.includes('token')) return url;
+  const q = url.indexOf('?');
+  const redact = (part: string) => (holdsKeyShape(part) ? '[REDACTED]' : part);
+  const path = url.slice(0, q === -1 ? url.length : q).split('/').map(redact).join('/');
+  if (q === -1) return path;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq === -1) return redact(pair);
+      const name = pair.slice(0, eq);
+      return `${redact(name)}=${name === 'token' ? '[REDACTED]' : redact(pair.slice(eq + 1))}`;
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
+export const STATUS_CLASSES = [2, 4, 5] as const;
+const PAGE_SIZE = 50;
+const CURSOR = /^rl1\.(\d{1,16})$/;
+
+export interface RequestLogFilter {
+  keyId?: string;
+  /** '2xx', '4xx' or '5xx'. */
+  status?: string;
+  requestId?: string;
+  cursor?: string;
+}
+
+export interface RequestLogPage {
+  entries: LoggedRequest[];
+  nextCursor: string | null;
+}
+
+/** One page of the organisation's request log, newest first. */
+export async function pageRequestLog(deps: AdminDeps, org: Organisation, filter: RequestLogFilter, limit = PAGE_SIZE): Promise<RequestLogPage> {
+  let statusClass: number | null = null;
+  if (filter.status) {
+    const m = /^([245])xx$/.exec(filter.status);
+    if (!m) throw new InvalidRequest('status must be 2xx, 4xx or 5xx');
+    statusClass = Number(m[1]);
+  }
+  let before: number | null = null;
+  if (filter.cursor) {
+    const m = CURSOR.exec(filter.cursor);
+    if (!m) throw new InvalidRequest('this page link is not valid; start again from the first page');
+    before = Number(m[1]);
+  }
+  const { entries, hasMore } = await deps.store.keyLife.pageRequests({
+    orgId: org.id,
+    keyId: filter.keyId || null,
+    statusClass,
+    requestId: filter.requestId?.trim() || null,
+    before,
+    limit,
+  });
+  return { entries, nextCursor: hasMore && entries.length > 0 ? `rl1.${entries.at(-1)!.id}` : null };
+}
