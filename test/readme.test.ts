@@ -13,7 +13,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
-import { ROOT, runCodebook, type CliResult } from './helpers/cli.ts';
+import { childEnv, ROOT, runCodebook, type CliResult } from './helpers/cli.ts';
 import { tempDir } from './helpers/context.ts';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -97,6 +97,7 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   'npm install && npm test': 'this test is part of npm test',
   'npm test': 'this test is part of npm test',
   'npm run check': '.ci/run runs it',
+  'npm run coverage': 'it runs the whole suite, this test among it',
   'npm ci --omit=dev': '.ci/production-smoke runs the production install',
   'npm start': 'this test starts the server with the start script of package.json; .ci/production-smoke runs npm start itself',
 };
@@ -158,13 +159,6 @@ function assertLike(actual: unknown, shown: unknown, path: string): void {
   }
 }
 
-/** The environment of a child: this one's without the settings this test gives it. */
-function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'PORT', 'HOST', 'LOG_LEVEL', 'PUBLIC_URL']) delete env[name];
-  return { ...env, ...settings };
-}
-
 let dir: string;
 let databaseUrl: string;
 let server: ChildProcess | null = null;
@@ -202,7 +196,7 @@ function startServer(): Promise<{ base: string; demoKey: string }> {
 }
 
 function codebook(args: string[]): Promise<CliResult> {
-  return runCodebook(args, { cwd: dir, env: childEnv({ DATABASE_URL: databaseUrl }), timeoutMs: 60_000 });
+  return runCodebook(args, { cwd: dir, settings: { DATABASE_URL: databaseUrl }, timeoutMs: 60_000 });
 }
 
 async function ok(args: string[], what: string): Promise<CliResult> {

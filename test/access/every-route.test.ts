@@ -1,26 +1,26 @@
 /**
- * The one shared authentication test: every /v1 route, including an unknown
- * path and a wrong method, answers every authentication case the same way,
- * and only an authenticated request learns whether the route exists.
+ * The one shared authentication test: every /v1 operation of the OpenAPI
+ * document (helpers/routes.ts), an unknown path and a wrong method answer
+ * every authentication case the same way, and only an authenticated request
+ * learns whether the route exists.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { apiOperations, seedRouteFixture, type Method } from '../helpers/routes.ts';
 import { assertError, bearer, rateLimit, revokedKey, unknownKey } from './helpers.ts';
 
 interface Route {
-  method: 'GET' | 'DELETE' | 'POST';
+  method: Method;
   url: string;
+  body?: unknown;
   /** Status for a request with a valid key. */
   ok: number;
   okCode?: string;
 }
 
-const ROUTES: Route[] = [
-  { method: 'GET', url: '/v1/codes', ok: 200 },
-  { method: 'GET', url: '/v1/codes/demo:A', ok: 200 },
-  { method: 'GET', url: '/v1/changes', ok: 200 },
-  { method: 'GET', url: '/v1/codes/demo:A/changes', ok: 200 },
+/** Besides every documented operation: a missing code, paths and methods that route nowhere. */
+const EXTRA: Route[] = [
   { method: 'GET', url: '/v1/codes/demo:NOPE', ok: 404, okCode: 'code_not_found' },
   { method: 'GET', url: '/v1/no-such-route', ok: 404, okCode: 'route_not_found' },
   { method: 'GET', url: '/v1', ok: 404, okCode: 'route_not_found' },
@@ -31,7 +31,7 @@ const ROUTES: Route[] = [
 let ctx: TestContext;
 before(async () => {
   ctx = await createTestContext();
-  await ctx.importRows([{ code: 'A', display: 'Alpha' }], { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' });
+  await seedRouteFixture(ctx);
 });
 after(() => ctx.close());
 
@@ -52,9 +52,16 @@ test('every /v1 route applies the same authentication, before routing', async (t
     ['two different keys', { ...bearer(ctx.key), 'x-api-key': unknownKey() }],
   ];
 
-  for (const route of ROUTES) {
+  const routes: Route[] = [...apiOperations(ctx.app).map((op) => ({ ...op, ok: op.ok })), ...EXTRA];
+  for (const route of routes) {
     await t.test(`${route.method} ${route.url}`, async () => {
-      const send = (headers: Record<string, string>, url = route.url) => ctx.app.inject({ method: route.method, url, headers });
+      const send = (headers: Record<string, string>, url = route.url) =>
+        ctx.app.inject({
+          method: route.method,
+          url,
+          headers: route.body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+          ...(route.body === undefined ? {} : { payload: JSON.stringify(route.body) }),
+        });
 
       for (const [name, headers] of refused) {
         const res = await send(headers);

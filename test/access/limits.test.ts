@@ -8,12 +8,13 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createKey, setPlan } from '../../src/services/access/admin.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { apiOperations, seedRouteFixture, sendOperation } from '../helpers/routes.ts';
 import { ALL_ENDPOINTS, assertError, bare, bearer, orgOnPlan, rateLimit } from './helpers.ts';
 
 let ctx: TestContext;
 before(async () => {
   ctx = await createTestContext();
-  await ctx.importRows([{ code: 'A', display: 'Alpha' }], { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' });
+  await seedRouteFixture(ctx);
 });
 after(() => ctx.close());
 
@@ -149,6 +150,29 @@ test('RateLimit-Policy and RateLimit are on every authenticated /v1 response, wh
     assert.equal(res.statusCode, status, `${method} ${url}: ${res.body}`);
     assert.equal(res.headers['ratelimit-policy'], '"minute";q=600;w=60, "month";q=1000000', `${method} ${url}`);
     assert.equal(res.headers['ratelimit'], `"minute";r=${600 - counted};t=45, "month";r=${1_000_000 - counted};t=${monthT}`, `${method} ${url}`);
+  }
+});
+
+test('every operation counts once toward both limits, says so in RateLimit, and is refused by either when it is spent', async () => {
+  ctx.clock.set('2026-08-10T10:00:20Z');
+  const monthT = 21 * DAY + 13 * 3600 + 59 * 60 + 40;
+  for (const [i, op] of apiOperations(ctx.app).entries()) {
+    const minute = await orgOnPlan(ctx, `op-minute-${i}`, { name: `op-minute-${i}`, ratePerMinute: 2, monthlyQuota: 100 });
+    for (const left of [1, 0]) {
+      const res = await sendOperation(ctx, op, minute.headers);
+      assert.equal(res.statusCode, op.ok, `${op.operationId}: ${res.body}`);
+      assert.equal(res.headers['ratelimit-policy'], '"minute";q=2;w=60, "month";q=100', op.operationId);
+      assert.equal(res.headers['ratelimit'], `"minute";r=${left};t=40, "month";r=${98 + left};t=${monthT}`, op.operationId);
+    }
+    const refused = await sendOperation(ctx, op, minute.headers);
+    assertError(refused, 429, 'rate_limit_exceeded');
+    assert.equal(refused.headers['retry-after'], '40', op.operationId);
+
+    const month = await orgOnPlan(ctx, `op-month-${i}`, { name: `op-month-${i}`, ratePerMinute: 100, monthlyQuota: 1 });
+    assert.equal((await sendOperation(ctx, op, month.headers)).statusCode, op.ok, op.operationId);
+    const spent = await sendOperation(ctx, op, month.headers);
+    assertError(spent, 429, 'monthly_quota_exceeded');
+    assert.equal(spent.headers['retry-after'], String(monthT), op.operationId);
   }
 });
 

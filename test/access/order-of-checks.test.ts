@@ -7,12 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
-import { assertError, bare, bearer, orgOnPlan, rateLimit, revokedKey, unknownKey } from './helpers.ts';
+import { apiOperations, seedRouteFixture, sendOperation } from '../helpers/routes.ts';
+import { ALL_ENDPOINTS, assertError, bare, bearer, orgOnPlan, rateLimit, revokedKey, unknownKey } from './helpers.ts';
 
 let ctx: TestContext;
 before(async () => {
   ctx = await createTestContext();
-  await ctx.importRows([{ code: 'A', display: 'Alpha' }], { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' });
+  await seedRouteFixture(ctx);
 });
 after(() => ctx.close());
 
@@ -112,5 +113,28 @@ test('a request that passes the limits counts toward both, whatever its final st
     expected = { minute: expected.minute - 1, month: expected.month - 1 };
     const state = rateLimit(res);
     assert.deepEqual([state.minute.r, state.month?.r], [expected.minute, expected.month], `after ${url}`);
+  }
+});
+
+test('every operation checks in the documented order, each failure first in turn, and only what passes the limits counts', async () => {
+  for (const [i, op] of apiOperations(ctx.app).entries()) {
+    const sep = op.url.includes('?') ? '&' : '?';
+    const badParameter = `${op.url}${sep}no_such_parameter=1`;
+    const o = await orgOnPlan(ctx, `order-${i}`, { name: `order-${i}`, ratePerMinute: 2, monthlyQuota: 100 });
+    const others = ALL_ENDPOINTS.filter((e) => e !== op.endpoint);
+    const what = op.operationId;
+
+    assertError(await sendOperation(ctx, op, {}, `${op.url}${sep}key=${o.key}`), 400, 'api_key_in_query');
+    assertError(await sendOperation(ctx, op, bearer(unknownKey()), badParameter), 401, 'invalid_api_key');
+    if (others.length > 0) {
+      const noPlan = await orgOnPlan(ctx, `order-no-plan-${i}`, { name: `order-no-plan-${i}`, endpoints: others });
+      assertError(await sendOperation(ctx, op, noPlan.headers, badParameter), 403, 'endpoint_not_available_on_plan');
+    }
+    // Nothing so far counted: the minute still holds both requests.
+    assertError(await sendOperation(ctx, op, o.headers, badParameter), 400, 'unknown_parameter');
+    assert.equal((await sendOperation(ctx, op, o.headers)).statusCode, op.ok, what);
+    const refused = await sendOperation(ctx, op, o.headers, badParameter);
+    assertError(refused, 429, 'rate_limit_exceeded');
+    assert.equal(rateLimit(refused).month?.r, 98, `${what}: the 400 and the ${op.ok} counted, nothing before them`);
   }
 });

@@ -6,13 +6,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createOrg, createKey, setOrgPlan, setPlan } from '../../src/services/access/admin.ts';
+import { DEFAULT_PLANS } from '../../src/domain/access.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { apiOperations, seedRouteFixture, sendOperation } from '../helpers/routes.ts';
 import { ALL_ENDPOINTS, assertError, bare, bearer, orgOnPlan } from './helpers.ts';
 
 let ctx: TestContext;
 before(async () => {
   ctx = await createTestContext();
-  await ctx.importRows([{ code: 'A', display: 'Alpha' }], { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' });
+  await seedRouteFixture(ctx);
 });
 after(() => ctx.close());
 
@@ -23,16 +25,37 @@ function plansNamed(message: string): string[] {
   return m[1]!.split(/,\s*|\s+and\s+/).map((s) => s.trim()).filter((s) => s !== '').sort();
 }
 
-test('a free-plan key gets 403 on both changes endpoints, naming every plan that includes changes.list', async () => {
-  const org = await createOrg(ctx.deps.admin, 'free-org', 'free');
-  const { key } = await createKey(ctx.deps.admin, org, 'live', 'k');
-  for (const url of ['/v1/changes', '/v1/codes/demo:A/changes']) {
-    const error = assertError(await bare(ctx, url, bearer(key)), 403, 'endpoint_not_available_on_plan');
-    assert.deepEqual(plansNamed(error.message), ['enterprise', 'pro', 'test-all']);
+test('every operation: 403 naming its endpoint on a plan without it, its success status on a plan with only it', async () => {
+  const ops = apiOperations(ctx.app);
+  for (const [i, op] of ops.entries()) {
+    const others = ALL_ENDPOINTS.filter((e) => e !== op.endpoint);
+    if (others.length > 0) {
+      const without = await orgOnPlan(ctx, `without-${i}`, { name: `without-${i}`, endpoints: others });
+      const error = assertError(await sendOperation(ctx, op, without.headers), 403, 'endpoint_not_available_on_plan');
+      assert.ok(error.message.includes(`(${op.endpoint})`), `${op.operationId}: ${error.message}`);
+      assert.ok(plansNamed(error.message).includes('test-all'), `${op.operationId}: ${error.message}`);
+    }
+    const only = await orgOnPlan(ctx, `only-${i}`, { name: `only-${i}`, endpoints: [op.endpoint] });
+    const res = await sendOperation(ctx, op, only.headers);
+    assert.equal(res.statusCode, op.ok, `${op.operationId} on a plan of ${op.endpoint} alone: ${res.body}`);
   }
-  // What the free plan includes works.
-  assert.equal((await bare(ctx, '/v1/codes', bearer(key))).statusCode, 200);
-  assert.equal((await bare(ctx, '/v1/codes/demo:A', bearer(key))).statusCode, 200);
+});
+
+test('a key on each seeded plan reaches exactly the operations its plan includes; a 403 names the seeded plans that include it', async () => {
+  for (const plan of DEFAULT_PLANS) {
+    const org = await createOrg(ctx.deps.admin, `seeded-walk-${plan.name}`, plan.name);
+    const { key } = await createKey(ctx.deps.admin, org, 'live', 'k');
+    for (const op of apiOperations(ctx.app)) {
+      const res = await sendOperation(ctx, op, bearer(key));
+      if (plan.endpoints.includes(op.endpoint)) {
+        assert.equal(res.statusCode, op.ok, `${plan.name} ${op.operationId}: ${res.body}`);
+        continue;
+      }
+      const error = assertError(res, 403, 'endpoint_not_available_on_plan');
+      const named = plansNamed(error.message);
+      for (const other of DEFAULT_PLANS) assert.equal(named.includes(other.name), other.endpoints.includes(op.endpoint), `${plan.name} ${op.operationId}: ${error.message}`);
+    }
+  }
 });
 
 test('the seeded plans have the endpoints and limits the README lists', async () => {

@@ -1,28 +1,19 @@
 /** Real processes for the access tests: the server (src/main.ts) and the operator CLI (bin/codebook.js). */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ROOT, runCodebook, type CliResult } from '../helpers/cli.ts';
+import { childEnv, codebookJson, ROOT, runCodebook, type CliResult } from '../helpers/cli.ts';
 
 export { ROOT };
-
-/** The environment of a child: this one's, minus what would change its behaviour, plus the given settings. */
-function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'PORT', 'HOST', 'LOG_LEVEL', 'DEMO_DATA']) delete env[name];
-  return { ...env, ...settings };
-}
 
 export type { CliResult };
 
 /** Runs `codebook ARGS` against the database file, with a time limit. */
 export function runCli(dbPath: string, args: string[], timeoutMs = 20_000): Promise<CliResult> {
-  return runCodebook(args, { env: childEnv({ DATABASE_URL: `sqlite:${dbPath}` }), timeoutMs });
+  return runCodebook(args, { settings: { DATABASE_URL: `sqlite:${dbPath}` }, timeoutMs });
 }
 
 /** Runs the CLI and parses its --json output; fails with its stderr otherwise. */
-export async function cliJson<T = unknown>(dbPath: string, args: string[]): Promise<T> {
-  const r = await runCli(dbPath, [...args, '--json']);
-  if (r.code !== 0) throw new Error(`codebook ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout) as T;
+export function cliJson<T = unknown>(dbPath: string, args: string[]): Promise<T> {
+  return codebookJson<T>(args, { settings: { DATABASE_URL: `sqlite:${dbPath}` } });
 }
 
 export interface ServerProcess {

@@ -23,7 +23,7 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const codebook = (databaseUrl: string, ...args: string[]) =>
-  runCodebook(args, { cwd: dir, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeoutMs: 60_000 });
+  runCodebook(args, { cwd: dir, settings: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeoutMs: 60_000 });
 
 async function codeIds(path: string): Promise<string[]> {
   const store = new SqliteStore({ path });

@@ -18,7 +18,7 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function codebook(...args: string[]): Promise<CliResult> {
-  return runCodebook(args, { cwd: dir, env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'unused.db')}` }, timeoutMs: 60_000 });
+  return runCodebook(args, { cwd: dir, settings: { DATABASE_URL: `sqlite:${join(dir, 'unused.db')}` }, timeoutMs: 60_000 });
 }
 
 async function generate(name: string, seed: string): Promise<string> {

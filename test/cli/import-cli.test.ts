@@ -21,7 +21,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 type Run = CliResult;
 
 function codebook(...args: string[]): Promise<Run> {
-  return runCodebook(args, { cwd: dir, env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}` }, timeoutMs: 60_000 });
+  return runCodebook(args, { cwd: dir, settings: { DATABASE_URL: `sqlite:${dbPath}` }, timeoutMs: 60_000 });
 }
 
 function file(name: string, text: string): string {

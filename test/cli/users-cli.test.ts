@@ -24,7 +24,7 @@ describe('codebook users', () => {
   let dbPath: string;
 
   function codebook(...args: string[]): Promise<Run> {
-    return runCodebook(['users', ...args], { cwd: dir, env: { ...process.env, DATABASE_URL: `sqlite:${dbPath}`, PUBLIC_URL, LOG_LEVEL: 'silent' } });
+    return runCodebook(['users', ...args], { cwd: dir, settings: { DATABASE_URL: `sqlite:${dbPath}`, PUBLIC_URL, LOG_LEVEL: 'silent' } });
   }
 
   /** Runs a command that must succeed; returns its output. */

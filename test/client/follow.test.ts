@@ -77,7 +77,7 @@ describe('follow', () => {
     const csv = join(server.dir, 'release-2.csv');
     writeFileSync(csv, toCsv([{ code: 'C000', display: 'Zero, revised' }, { code: 'NEW', display: 'New code' }]));
     const cli = await runCodebook(['import', csv, '--system', 'alpha', '--release', '2024-06', '--effective-date', '2024-06-01', '--mode', 'delta'], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${join(server.dir, 'codebook.db')}`, REDIS_URL: '' },
+      settings: { DATABASE_URL: `sqlite:${join(server.dir, 'codebook.db')}` },
     });
     assert.equal(cli.code, 0, cli.stderr);
     await run.until(9);

@@ -6,10 +6,8 @@
  * page's screenshots, at a phone's size and a laptop's.)
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -20,10 +18,9 @@ import { createOrg } from '../../src/services/access/admin.ts';
 import { createUser } from '../../src/services/dashboard/users.ts';
 import { loadDemo } from '../../src/services/demo.ts';
 import { chromiumMissing, launchBrowser, VIEWPORTS } from '../helpers/browser.ts';
+import { runCodebook } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/context.ts';
 
-const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..', '..');
 const PASSWORD = 'correct horse battery staple';
 
 const skip = chromiumMissing();
@@ -56,11 +53,11 @@ describe('dashboard in a browser', { skip }, () => {
   });
 
   const cli = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, [join(ROOT, 'bin/codebook.js'), ...args], {
-      env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PUBLIC_URL: base },
-    });
-    return stdout;
+    const r = await runCodebook(args, { settings: { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PUBLIC_URL: base } });
+    assert.equal(r.code, 0, `codebook ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
   };
+
 
   const api = (key: string) => fetch(`${base}/v1/codes?limit=1`, { headers: { authorization: `Bearer ${key}` } });
 

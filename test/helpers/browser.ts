@@ -1,17 +1,19 @@
 /**
  * Debian's chromium driven by playwright-core. Never downloads a browser:
- * without /usr/bin/chromium the browser tests skip with a line saying so
- * (.ci/run installs it, so in CI they run).
+ * without /usr/bin/chromium the browser tests skip with a line saying so,
+ * except under CI, where they fail (.ci/run installs it).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { requiredInCi } from './services.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
 
+/** The `skip` option of browser tests: false when chromium is there; under CI its absence throws (requiredInCi). */
 export function chromiumMissing(): string | false {
-  return existsSync(CHROMIUM) ? false : `chromium not installed at ${CHROMIUM} (apt-get install -y chromium); browser tests skipped`;
+  return requiredInCi(existsSync(CHROMIUM), `chromium not installed at ${CHROMIUM} (apt-get install -y chromium); browser tests skipped`);
 }
 
 /** extraArgs: more chromium switches, e.g. --host-resolver-rules to reach the service under another name. */

@@ -1,4 +1,8 @@
-/** Runs the real operator CLI (bin/codebook.js) in a child process, with a time limit. */
+/**
+ * The one way tests run the real operator CLI (bin/codebook.js): a child
+ * process with a time limit, on an environment of this process's minus every
+ * setting that would change what it does, plus the settings the test gives.
+ */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -11,16 +15,27 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Settings of this process that a child must not inherit by accident (the test's own runner's among them). */
+const INHERITED_SETTINGS = ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'PORT', 'HOST', 'LOG_LEVEL', 'DEMO_DATA', 'PUBLIC_URL'];
+
+/** The environment of a child process (CLI or server): this one's, minus the settings above, plus the given ones. */
+export function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of INHERITED_SETTINGS) delete env[name];
+  return { ...env, ...settings };
+}
+
 export interface CliOptions {
-  /** Environment of the child (a complete one: pass { ...process.env, … } to inherit). */
-  env: NodeJS.ProcessEnv;
+  /** Settings for the child (DATABASE_URL, …), on top of childEnv(). */
+  settings: Record<string, string>;
   cwd?: string;
   timeoutMs?: number;
 }
 
-export function runCodebook(args: string[], { env, cwd = ROOT, timeoutMs = 20_000 }: CliOptions): Promise<CliResult> {
+/** Runs `codebook ARGS`; resolves with its exit code and output, rejects when it outlives timeoutMs (it is killed). */
+export function runCodebook(args: string[], { settings, cwd = ROOT, timeoutMs = 30_000 }: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv(settings), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -38,4 +53,11 @@ export function runCodebook(args: string[], { env, cwd = ROOT, timeoutMs = 20_00
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Runs `codebook ARGS --json` and parses its output; fails with its stderr when it exits non-zero. */
+export async function codebookJson<T = unknown>(args: string[], options: CliOptions): Promise<T> {
+  const r = await runCodebook([...args, '--json'], options);
+  if (r.code !== 0) throw new Error(`codebook ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
 }

@@ -4,6 +4,7 @@
  * PostgreSQL database and a Redis key prefix of their own. close() stops every
  * instance, drops the database and deletes the keys, whatever failed before.
  */
+import { checkedFetch } from './openapi.ts';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
@@ -73,7 +74,8 @@ export async function createCluster(name: string): Promise<Cluster> {
         app,
         url,
         warnings,
-        get: (path, key) => fetch(`${url}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(10_000) }),
+        // Checked against the OpenAPI document, like inject() in the test context.
+        get: (path, key) => checkedFetch(app, `${url}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(10_000) }),
         async stop() {
           if (stopped) return;
           stopped = true;

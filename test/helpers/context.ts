@@ -2,7 +2,8 @@
  * A real service over a real SQLite file in a temporary folder, driven through
  * Fastify's inject(). Requests made with ctx.request()/ctx.get() carry a valid
  * API key by default once access control is in place, so read-side tests do not
- * repeat authentication.
+ * repeat authentication. Every /v1 response, through ctx.app.inject() too, is
+ * checked against the OpenAPI document (helpers/openapi.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,11 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
-import type { Organisation } from '../../src/domain/access.ts';
+import { ENDPOINTS, type Organisation } from '../../src/domain/access.ts';
 import { runImport, type ImportMode, type ImportSummary } from '../../src/services/import/importer.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { checkResponses } from './openapi.ts';
 
 export interface TestContext {
   dir: string;
@@ -109,11 +111,13 @@ export async function createTestContext(envOrOptions: Record<string, string> | C
   const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'codebook.db')}`, LOG_LEVEL: 'silent', ...options.env });
   const clock = new TestClock();
   const deps = await createDeps(config, options.realClock ? {} : { now: clock.now });
+  // Every /v1 response a test receives is held against the OpenAPI document.
   const app = await buildApp(deps);
   await app.ready();
+  checkResponses(app);
   await setPlan(deps.admin, {
     name: 'test-all',
-    endpoints: ['codes.list', 'codes.get', 'changes.list'],
+    endpoints: [...ENDPOINTS],
     ratePerMinute: options.ratePerMinute ?? 1_000_000,
     monthlyQuota: options.monthlyQuota === undefined ? null : options.monthlyQuota,
     testKeysAllowed: true,

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { REDIS_URL, redisReachable } from './services.ts';
+import { REDIS_URL, redisReachable, requiredInCi } from './services.ts';
 
 export function runPrefix(name: string): string {
   return `cbtest:${name}:${process.pid}:${randomBytes(3).toString('hex')}:`;
@@ -78,6 +78,11 @@ export class PrivateRedis {
     child.kill('SIGKILL');
     await Promise.race([exited, sleep(5_000)]);
   }
+}
+
+/** The `skip` option of tests that start a private redis-server; under CI its absence throws (requiredInCi). */
+export async function skipUnlessRedisServer(): Promise<string | false> {
+  return requiredInCi(await redisServerInstalled(), 'redis-server is not installed');
 }
 
 export async function redisServerInstalled(): Promise<boolean> {

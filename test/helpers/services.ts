@@ -1,7 +1,7 @@
 /**
  * Whether the real PostgreSQL and Redis the scale-out tests need are there.
  * Unreachable: the tests skip with a line that says so, except under CI
- * (CI set), where a missing server must fail the run instead of hiding it.
+ * (requiredInCi), where a missing server must fail the run instead of hiding it.
  */
 import { createConnection } from 'node:net';
 import { POSTGRES_SKIP, postgresReachable } from './postgres.ts';
@@ -27,9 +27,14 @@ export function redisReachable(url = REDIS_URL, timeoutMs = 2_000): Promise<bool
   });
 }
 
-function requiredInCi(reachable: boolean, reason: string): string | false {
-  if (reachable) return false;
-  if (process.env.CI) throw new Error(`${reason}, and CI is set: the scale-out tests must run in CI`);
+/**
+ * The `skip` option for tests that need something of the machine: false when
+ * it is there; else the reason, or, under CI (CI set; .ci/run sets CI=1), an
+ * error, so a missing service fails the run instead of hiding its tests.
+ */
+export function requiredInCi(present: boolean, reason: string): string | false {
+  if (present) return false;
+  if (process.env.CI) throw new Error(`${reason}, and CI is set: these tests must run in CI`);
   return reason;
 }
 

@@ -4,28 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/errors.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
-
-// ajv-formats is CommonJS: its default import is the plugin function itself.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-type Json = Record<string, unknown>;
-interface Operation {
-  operationId?: string;
-  parameters?: { name: string; in: string; required?: boolean; schema?: Json }[];
-  responses: Record<string, { description?: string; content?: Record<string, { schema?: Json }> }>;
-}
-interface Doc {
-  openapi: string;
-  info: { title: string; version: string; description?: string };
-  tags?: { name: string; description: string }[];
-  paths: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, Json>; securitySchemes?: Json };
-}
+import { validatorFor, type DocOperation as Operation, type Json, type OpenApiDoc as Doc } from '../helpers/openapi.ts';
 
 const OPERATIONS: Record<string, { path: string; params: string[] }> = {
   listCodes: { path: '/v1/codes', params: ['cursor', 'limit', 'status', 'system'] },
@@ -34,7 +17,6 @@ const OPERATIONS: Record<string, { path: string; params: string[] }> = {
   listCodeChanges: { path: '/v1/codes/{code_id}/changes', params: ['code_id', 'cursor', 'effective_from', 'effective_to', 'limit', 'type'] },
 };
 const KEY = 'svc_live_' + 'q'.repeat(32);
-const REF_BASE = 'urn:codebook:openapi';
 
 let ctx: TestContext;
 let doc: Doc;
@@ -63,24 +45,6 @@ function refsIn(value: unknown, out: string[] = []): string[] {
     }
   }
   return out;
-}
-
-/** A copy whose '#/components/schemas/X' refs point into the schema registered under REF_BASE. */
-function rebase(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rebase);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', `${REF_BASE}#/$defs/`) : rebase(inner)]),
-  );
-}
-
-function validatorFor(d: Doc): (schema: Json) => ValidateFunction {
-  // Strict: a keyword ajv does not know is an error, except OpenAPI's own annotations.
-  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
-  ajv.addVocabulary(['example', 'xml', 'discriminator', 'externalDocs']);
-  addFormats(ajv);
-  ajv.addSchema({ $id: REF_BASE, $defs: rebase(d.components?.schemas ?? {}) as Json });
-  return (schema) => ajv.compile(rebase(schema) as Json);
 }
 
 describe('GET /openapi.json', () => {

@@ -1,7 +1,9 @@
 /**
  * Paging properties, black-box over HTTP: a walk sees every record that
  * existed when it started exactly once, in order, while imports land between
- * its pages; and a cursor outlives the process that issued it.
+ * its pages; and a cursor outlives the process that issued it. Each property
+ * runs 100 times, each run over a small system of its own (walked with the
+ * system filter); one walk covers the unfiltered collection over 2 000 codes.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -22,7 +24,7 @@ const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'
 
 async function getPage<T>(ctx: TestContext, path: string, limit: number, cursor: string | undefined): Promise<Envelope<T>> {
   const query = `limit=${limit}${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
-  const res = await ctx.get(`${path}?${query}`);
+  const res = await ctx.get(`${path}${path.includes('?') ? '&' : '?'}${query}`);
   assert.equal(res.statusCode, 200, res.body);
   const body = res.json<Envelope<T>>();
   assert.deepEqual(Object.keys(body).sort(), ['data', 'pagination']);
@@ -81,66 +83,100 @@ async function walk<T, K, B>(o: {
   assert.deepEqual(seen.filter((key) => !o.known(key)).slice(0, 5), [], 'records nobody imported');
 }
 
-const fixedLimit = (values: number[]) => fc.constantFrom(...values).map((limit) => [limit]);
-// Up to 260: limits above 200 are clamped, not refused.
-const changingLimits = fc.array(fc.integer({ min: 1, max: 260 }), { minLength: 2, maxLength: 12 });
+// Runs per property: each run walks data of its own, kept small so that 100 runs cost what a few big walks did.
+const RUNS = 100;
+
+// Limits 1..7 walk many pages of small data; 200 and above (clamped) walk one.
+const fixedLimit = fc.constantFrom(1, 2, 3, 7, 200).map((limit) => [limit]);
+const changingLimits = fc.array(fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 260 })), { minLength: 2, maxLength: 8 });
 
 // Letters whose UTF-8 byte order differs from JS string order ('｡' U+FF61 sorts before
 // '😀' U+1F600 in bytes, after it in UTF-16), plus the path-hostile characters.
 const ALPHABET = ['A', 'a', 'Z', '0', '9', 'é', 'ß', '日', '😀', '｡', '/', '.', '-', ':', ' ', '%', '+'];
 const newCode = fc
-  .array(fc.constantFrom(...ALPHABET), { minLength: 1, maxLength: 6 })
+  .array(fc.constantFrom(...ALPHABET), { minLength: 1, maxLength: 4 })
   .map((chars) => chars.join(''))
   .filter((code) => code.trim() === code);
 
 let releases = 0;
 const nextRelease = () => `walk-${++releases}`;
+let runs = 0;
+/** A system of its own for each run: the walk filters by it, so earlier runs' data is not walked again. */
+const nextSystem = (prefix: string) => `${prefix}${String(++runs).padStart(4, '0')}`;
 
-describe('walking /v1/codes over 10 000 codes', () => {
+/** An import lands in the walked system (its codes before, among or after the walk's position) or, as noise, in another. */
+const batch = fc.record({ elsewhere: fc.boolean(), codes: fc.uniqueArray(newCode, { minLength: 1, maxLength: 4 }) });
+type Batch = { elsewhere: boolean; codes: string[] };
+const importsDuringWalk = fc.array(fc.record({ atPerMille: fc.integer({ min: 0, max: 1000 }), batch }), { maxLength: 3 });
+
+describe(`walking /v1/codes: ${RUNS} runs per property, each over up to 20 codes of its own system`, () => {
   let ctx: TestContext;
-  /** Every code id ever imported: codes are never deleted. */
-  const codeIds = new Set<string>();
-  const SYSTEMS = ['a', 'base', 'c']; // new codes land before, among and after the starting ones
-  const PREFIXES = ['A', 'a', 'Z-', 'x.y/', 'c:', 'é', '日本', '😀', '｡', 'two words '];
-
   before(async () => {
     ctx = await createTestContext();
-    const rows = Array.from({ length: 10_000 }, (_, i) => ({ code: `${PREFIXES[i % PREFIXES.length]}${i.toString(36)}`, display: `Code ${i}` }));
-    await ctx.importRows(rows, { system: 'base', release: 'r1', effectiveDate: '2024-01-01' });
-    for (const row of rows) codeIds.add(`base:${row.code}`);
   });
   after(() => ctx.close());
 
-  const batch = fc.record({ system: fc.constantFrom(...SYSTEMS), codes: fc.uniqueArray(newCode, { minLength: 1, maxLength: 5 }) });
-  const plan = (limits: fc.Arbitrary<number[]>) =>
-    fc.record({ limits, imports: fc.array(fc.record({ atPerMille: fc.integer({ min: 0, max: 1000 }), batch }), { maxLength: 4 }) });
-
-  const walkCodes = (p: WalkPlan<{ system: string; codes: string[] }>) =>
-    walk<{ id: string }, string, { system: string; codes: string[] }>({
+  const walkCodes = async (startCodes: string[], p: WalkPlan<Batch>) => {
+    const system = nextSystem('c');
+    const codeIds = new Set(startCodes.map((code) => `${system}:${code}`));
+    if (startCodes.length > 0) await ctx.importRows(startCodes.map((code) => ({ code, display: `Code ${code}` })), { system, release: nextRelease(), effectiveDate: '2024-01-01' });
+    await walk<{ id: string }, string, Batch>({
       ctx,
-      path: '/v1/codes',
+      path: `/v1/codes?system=${system}`,
       plan: p,
       start: [...codeIds].sort(byteOrder),
       keyOf: (code) => code.id,
       compare: byteOrder,
       known: (id) => codeIds.has(id),
-      async runImport({ system, codes }) {
-        const rows = codes.map((code) => ({ code, display: `New ${code}` }));
-        await ctx.importRows(rows, { system, release: nextRelease(), effectiveDate: '2024-01-01' });
-        for (const code of codes) codeIds.add(`${system}:${code}`);
+      async runImport({ elsewhere, codes }) {
+        // Elsewhere: a system that sorts right after this one, so its codes would follow on an unfiltered page.
+        const target = elsewhere ? `${system}-x` : system;
+        await ctx.importRows(codes.map((code) => ({ code, display: `New ${code}` })), { system: target, release: nextRelease(), effectiveDate: '2024-01-01' });
+        if (!elsewhere) for (const code of codes) codeIds.add(`${system}:${code}`);
       },
     });
+  };
+  const start = fc.uniqueArray(newCode, { maxLength: 20 });
+  const plan = (limits: fc.Arbitrary<number[]>) => fc.record({ limits, imports: importsDuringWalk });
 
-  test('limit 1', async () => {
-    await fc.assert(fc.asyncProperty(plan(fixedLimit([1])), walkCodes), { numRuns: 1, endOnFailure: true });
-  });
-
-  test('limits 7, 50 and 200', async () => {
-    await fc.assert(fc.asyncProperty(plan(fixedLimit([7, 50, 200])), walkCodes), { numRuns: 6, endOnFailure: true });
+  test('a fixed limit (1, 2, 3, 7 or 200)', async () => {
+    await fc.assert(fc.asyncProperty(start, plan(fixedLimit), walkCodes), { numRuns: RUNS, endOnFailure: true });
   });
 
   test('limits that change between pages', async () => {
-    await fc.assert(fc.asyncProperty(plan(changingLimits), walkCodes), { numRuns: 10, endOnFailure: true });
+    await fc.assert(fc.asyncProperty(start, plan(changingLimits), walkCodes), { numRuns: RUNS, endOnFailure: true });
+  });
+});
+
+describe('walking all of /v1/codes, unfiltered, over 2 000 codes of three systems', () => {
+  test('imports before, among and after the position land between pages: every starting code once, in byte order', async () => {
+    const ctx = await createTestContext();
+    try {
+      const PREFIXES = ['A', 'a', 'Z-', 'x.y/', 'c:', 'é', '日本', '😀', '｡', 'two words '];
+      const codeIds = new Set<string>();
+      const rows = Array.from({ length: 2_000 }, (_, i) => ({ code: `${PREFIXES[i % PREFIXES.length]}${i.toString(36)}`, display: `Code ${i}` }));
+      await ctx.importRows(rows, { system: 'base', release: 'r1', effectiveDate: '2024-01-01' });
+      for (const row of rows) codeIds.add(`base:${row.code}`);
+      // New codes land before ('a'), among ('base') and after ('c') the starting ones, at several points of the walk.
+      const imports = [0, 250, 500, 750, 999].flatMap((atPerMille, i) =>
+        ['a', 'base', 'c'].map((system) => ({ atPerMille, batch: { system, codes: [`${PREFIXES[i]}new${i}`, `😀${i}`, `A${i}`] } })),
+      );
+      await walk<{ id: string }, string, { system: string; codes: string[] }>({
+        ctx,
+        path: '/v1/codes',
+        plan: { limits: [1, 7, 200, 3, 260, 50, 2], imports },
+        start: [...codeIds].sort(byteOrder),
+        keyOf: (code) => code.id,
+        compare: byteOrder,
+        known: (id) => codeIds.has(id),
+        async runImport({ system, codes }) {
+          await ctx.importRows(codes.map((code) => ({ code, display: `New ${code}` })), { system, release: nextRelease(), effectiveDate: '2024-01-01' });
+          for (const code of codes) codeIds.add(`${system}:${code}`);
+        },
+      });
+    } finally {
+      await ctx.close();
+    }
   });
 });
 
@@ -149,79 +185,66 @@ interface ChangeKey {
   id: number;
 }
 const changeOrder = (a: ChangeKey, b: ChangeKey) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id);
+const dayAfter = (date: string) => {
+  const next = new Date(`${date}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10);
+};
 
-describe('walking /v1/changes over 5 000 changes on 3 effective dates', () => {
+describe(`walking /v1/changes: ${RUNS} runs per property, each over up to 24 changes of its own system on up to 3 dates`, () => {
   let ctx: TestContext;
-  const changes: ChangeKey[] = [];
-  const known = new Set<string>();
-  let latestDate = '2024-03-01';
-
-  const importAndRecord = async (rows: Record<string, string>[], system: string, effectiveDate: string) => {
-    const summary = await ctx.importRows(rows, { system, release: nextRelease(), effectiveDate });
-    if (summary.firstChangeId === null || summary.lastChangeId === null) return;
-    for (let id = summary.firstChangeId; id <= summary.lastChangeId; id++) {
-      changes.push({ date: effectiveDate, id });
-      known.add(`${effectiveDate}/${id}`);
-    }
-  };
-
   before(async () => {
     ctx = await createTestContext();
-    const code = (i: number) => `K${String(i).padStart(4, '0')}`;
-    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
-    await importAndRecord(range(0, 2000).map((i) => ({ code: code(i), display: `Code ${i}` })), 'chg', '2024-01-01');
-    await importAndRecord(range(0, 1500).map((i) => ({ code: code(i), display: `Code ${i}, revised` })), 'chg', '2024-02-01');
-    await importAndRecord(
-      [
-        ...range(1500, 2000).map((i) => ({ code: code(i), display: `Code ${i}`, status: 'retired' })),
-        ...range(2000, 3000).map((i) => ({ code: code(i), display: `Code ${i}` })),
-      ],
-      'chg',
-      '2024-03-01',
-    );
-    assert.equal(changes.length, 5000);
   });
   after(() => ctx.close());
 
+  // The starting history: up to 3 imports on successive dates, of codes from a small set, so that later imports revise earlier codes.
+  const history = fc.array(fc.uniqueArray(fc.constantFrom('K1', 'K2', 'K3', 'K4', 'K5', 'K6', 'K7', 'K8'), { minLength: 1, maxLength: 8 }), { maxLength: 3 });
   // New changes take the latest effective date or, now and then, the day after it.
-  const batch = fc.record({
-    system: fc.constantFrom('chg', 'new'),
-    codes: fc.uniqueArray(newCode, { minLength: 1, maxLength: 5 }),
-    laterDate: fc.constantFrom(false, false, false, true),
-  });
+  const laterBatch = fc.record({ elsewhere: fc.boolean(), codes: fc.uniqueArray(newCode, { minLength: 1, maxLength: 4 }), laterDate: fc.constantFrom(false, false, true) });
+  type LaterBatch = Batch & { laterDate: boolean };
   const plan = (limits: fc.Arbitrary<number[]>) =>
-    fc.record({ limits, imports: fc.array(fc.record({ atPerMille: fc.integer({ min: 0, max: 1000 }), batch }), { maxLength: 4 }) });
+    fc.record({ limits, imports: fc.array(fc.record({ atPerMille: fc.integer({ min: 0, max: 1000 }), batch: laterBatch }), { maxLength: 3 }) });
 
-  const walkChanges = (p: WalkPlan<{ system: string; codes: string[]; laterDate: boolean }>) =>
-    walk<{ id: number; effective_date: string }, ChangeKey, { system: string; codes: string[]; laterDate: boolean }>({
+  const walkChanges = async (imports: string[][], p: WalkPlan<LaterBatch>) => {
+    const system = nextSystem('h');
+    const changes: ChangeKey[] = [];
+    const known = new Set<string>();
+    let latestDate = '2024-01-01';
+    const importAndRecord = async (codes: string[], target: string, effectiveDate: string, display: string) => {
+      const summary = await ctx.importRows(codes.map((code) => ({ code, display })), { system: target, release: nextRelease(), effectiveDate });
+      if (target !== system || summary.firstChangeId === null || summary.lastChangeId === null) return;
+      for (let id = summary.firstChangeId; id <= summary.lastChangeId; id++) {
+        changes.push({ date: effectiveDate, id });
+        known.add(`${effectiveDate}/${id}`);
+      }
+    };
+    for (const [i, codes] of imports.entries()) {
+      if (i > 0) latestDate = dayAfter(latestDate);
+      await importAndRecord(codes, system, latestDate, `Version ${i}`);
+    }
+    await walk<{ id: number; effective_date: string }, ChangeKey, LaterBatch>({
       ctx,
-      path: '/v1/changes',
+      path: `/v1/changes?system=${system}`,
       plan: p,
       start: [...changes].sort(changeOrder),
       keyOf: (change) => ({ date: change.effective_date, id: change.id }),
       compare: changeOrder,
       known: (key) => known.has(`${key.date}/${key.id}`),
-      async runImport({ system, codes, laterDate }) {
-        if (laterDate) {
-          const next = new Date(`${latestDate}T00:00:00Z`);
-          next.setUTCDate(next.getUTCDate() + 1);
-          latestDate = next.toISOString().slice(0, 10);
-        }
+      async runImport({ elsewhere, codes, laterDate }) {
+        if (laterDate) latestDate = dayAfter(latestDate);
         // A code seen before gets a new display: a revision instead of an addition.
-        await importAndRecord(codes.map((code) => ({ code, display: `Changed in ${nextRelease()}` })), system, latestDate);
+        await importAndRecord(codes, elsewhere ? `${system}-x` : system, latestDate, `Changed in ${nextRelease()}`);
       },
     });
+  };
 
-  test('limit 1', async () => {
-    await fc.assert(fc.asyncProperty(plan(fixedLimit([1])), walkChanges), { numRuns: 1, endOnFailure: true });
-  });
-
-  test('limits 7, 50 and 200', async () => {
-    await fc.assert(fc.asyncProperty(plan(fixedLimit([7, 50, 200])), walkChanges), { numRuns: 8, endOnFailure: true });
+  test('a fixed limit (1, 2, 3, 7 or 200)', async () => {
+    await fc.assert(fc.asyncProperty(history, plan(fixedLimit), walkChanges), { numRuns: RUNS, endOnFailure: true });
   });
 
   test('limits that change between pages', async () => {
-    await fc.assert(fc.asyncProperty(plan(changingLimits), walkChanges), { numRuns: 12, endOnFailure: true });
+    await fc.assert(fc.asyncProperty(history, plan(changingLimits), walkChanges), { numRuns: RUNS, endOnFailure: true });
   });
 });
 

@@ -15,7 +15,7 @@ import { RedisLimiter, type RedisLimiterOptions } from '../../src/limiter/redis-
 import { defineScripts, type ScriptCommands } from '../../src/limiter/redis-scripts.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { tempDir } from '../helpers/context.ts';
-import { deleteUnder, keysUnder, PrivateRedis, redisClient, redisServerInstalled, runPrefix } from '../helpers/redis.ts';
+import { deleteUnder, keysUnder, PrivateRedis, redisClient, runPrefix, skipUnlessRedisServer } from '../helpers/redis.ts';
 import { REDIS_URL, skipUnlessRedis } from '../helpers/services.ts';
 import { limiterSuite } from './limiter.suite.ts';
 
@@ -159,7 +159,7 @@ describe('Limiter (redis)', { skip }, () => {
   });
 });
 
-describe('RedisLimiter while Redis is down', { skip: skip || ((await redisServerInstalled()) ? false : 'redis-server is not installed') }, () => {
+describe('RedisLimiter while Redis is down', { skip: skip || (await skipUnlessRedisServer()) }, () => {
   const redis = new PrivateRedis();
   let h: Harness;
   before(async () => {

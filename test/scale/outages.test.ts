@@ -9,11 +9,11 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { revokeKey } from '../../src/services/access/admin.ts';
 import { createCluster, type Cluster, type Instance } from '../helpers/cluster.ts';
-import { PrivateRedis, redisServerInstalled } from '../helpers/redis.ts';
+import { PrivateRedis, skipUnlessRedisServer } from '../helpers/redis.ts';
 import { skipUnlessBoth } from '../helpers/services.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
 
-const skip = (await skipUnlessBoth()) || ((await redisServerInstalled()) ? false : 'redis-server is not installed');
+const skip = (await skipUnlessBoth()) || (await skipUnlessRedisServer());
 
 /** Polls until fn's answer satisfies ok, at most timeoutMs; returns the last answer either way. */
 async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {

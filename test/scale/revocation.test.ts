@@ -4,34 +4,17 @@
  * instance, though each had it cached; plan changes and new keys likewise.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createKey, revokeKey, setPlan } from '../../src/services/access/admin.ts';
+import { runCodebook } from '../helpers/cli.ts';
 import { createCluster, type Cluster, type Instance } from '../helpers/cluster.ts';
 import { skipUnlessBoth } from '../helpers/services.ts';
 
 const skip = await skipUnlessBoth();
-const CLI = fileURLToPath(new URL('../../bin/codebook.js', import.meta.url));
 
 /** Runs the CLI in a process of its own, at most 30 s; returns its exit code and output. */
-async function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  try {
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stdout, stderr };
-  } finally {
-    clearTimeout(timer);
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }
-}
+const cli = (args: string[], settings: Record<string, string>) => runCodebook(args, { settings });
 
 /** Each instance answers the key; twice, so that it is cached where caching applies. */
 async function warm(instances: Instance[], key: string): Promise<void> {

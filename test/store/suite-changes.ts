@@ -139,7 +139,7 @@ export function changeTests(open: OpenStore): void {
         to: fc.option(fc.constantFrom(...dates, '2024-01-15')),
       });
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.array(change, { maxLength: 25 }), { minLength: 1, maxLength: 3 }), filters, fc.integer({ min: 1, max: 9 }), async (imports, f, limit) => {
+        fc.asyncProperty(fc.array(fc.array(change, { maxLength: 15 }), { minLength: 1, maxLength: 3 }), filters, fc.integer({ min: 1, max: 9 }), async (imports, f, limit) => {
           const system = `p${++run}`;
           const rows: ChangeWrite[] = [];
           for (const batch of imports) {
@@ -156,7 +156,7 @@ export function changeTests(open: OpenStore): void {
           };
           await assertChangePaging(store, rows, query, limit);
         }),
-        { numRuns: 60 },
+        { numRuns: 100 },
       );
     });
   });

@@ -163,9 +163,12 @@ export function importTests(open: OpenStore): void {
     });
   });
 
-  test('ping answers while the database is up', async () => {
+  // /readyz turns ping into "take this instance out of rotation": it must fail when the database is gone, not only pass while it is there.
+  test('ping resolves while the database answers and rejects once it is gone', async () => {
     await withStore(open, async (store) => {
       await store.ping();
+      await store.close();
+      await assert.rejects(store.ping());
     });
   });
 }
