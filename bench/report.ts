@@ -75,6 +75,8 @@ const RATIO_TARGETS: [id: string, min: number, name: string, issue: string][] = 
   ['1', 0.6, 'get-by-id, uniform', '16'],
   ['2', 0.3, '50-code page, uniform', '16'],
   ['2', 0.5, '50-code page, uniform (the first target, still the goal)', '6'],
+  ['1z', 0.75, 'get-by-id, Zipf', '16'],
+  ['2z', 0.5, '50-code page, Zipf', '16'],
   ['3', 0.25, '200-change page, uniform', '16'],
   ['4', 0.7, '401 path', '16'],
 ];

@@ -3,9 +3,12 @@
  * (bench/wrk-script.ts), and the body its baselines answer with.
  *
  * Ids: every code of the data set, one request path a line, in a seeded
- * random order; uniform scenarios pick any line. Pages: the first page and
- * one position every 200 codes (the cursors collected by walking the
- * collection), in depth order.
+ * random order. Uniform scenarios pick any line; Zipf scenarios pick line r
+ * with a probability ∝ 1/r (exponent 1.0 over the whole data set), so the
+ * popular codes are spread over every system and the whole id range. Pages:
+ * the first page and one position every 200 codes (the cursors collected by
+ * walking the collection), in depth order: uniform picks any, Zipf favours
+ * the first pages the way real clients do.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +31,8 @@ export interface Cursors {
   codes: string[];
   changes: string[];
 }
+
+export const ZIPF_EXPONENT = 1.0;
 
 /** mulberry32: the same sequence on every run. */
 export function random(seed: number): () => number {
@@ -80,9 +85,12 @@ export function scenarios(dir: string, manifest: GenerateManifest, keys: string[
   if (deepDepth > 0 && deepCursor === undefined) throw new Error(`no cursor ${deepDepth} codes deep`);
   const first = writeLines(join(dir, 'first50.txt'), ['/v1/codes?limit=50']);
   const deep = writeLines(join(dir, 'deep50.txt'), [`/v1/codes?limit=50&cursor=${deepCursor}`]);
+  const zipf = { pick: 'zipf', exponent: ZIPF_EXPONENT } as const;
   return [
     { id: '1', title: 'GET /v1/codes/{id}, uniform ids', body: 'record', expect: 200, source: { pathsFile: ids, pick: 'uniform', keys: keysFile } },
+    { id: '1z', title: 'GET /v1/codes/{id}, Zipf ids', body: 'record', expect: 200, source: { pathsFile: ids, ...zipf, keys: keysFile } },
     { id: '2', title: 'GET /v1/codes?limit=50, uniform depths', body: 'page50', expect: 200, source: { pathsFile: pages, pick: 'uniform', keys: keysFile } },
+    { id: '2z', title: 'GET /v1/codes?limit=50, Zipf depths', body: 'page50', expect: 200, source: { pathsFile: pages, ...zipf, keys: keysFile } },
     { id: '3', title: 'GET /v1/changes?limit=200, uniform depths', body: 'changes200', expect: 200, source: { pathsFile: changes, pick: 'uniform', keys: keysFile } },
     { id: '4', title: 'unknown key (401), a new one every request', body: 'error401', expect: 401, source: { pathsFile: ids, pick: 'uniform', keys: 'random' } },
     { id: '5a', title: 'GET /v1/codes?limit=50, first page', body: 'page50', expect: 200, source: { pathsFile: first, pick: 'cycle', keys: keysFile } },
