@@ -1,39 +1,42 @@
 /**
- * One measured load: autocannon from this process against a server child,
- * keep-alive, a fixed number of connections, a warm-up that is thrown away,
- * then a fixed duration. Each request's path and headers come from a
- * generator, so every request can hit another id or depth: each connection
- * gets its own list of requests drawn from it, built into bytes before the
- * clock starts and sent in turn (rebuilding every request in setupRequest
- * costs the client a few microseconds each, which the small-body baselines
- * would pay in throughput).
+ * One measured load: wrk (C, Debian package `wrk`) against a server, keep-alive,
+ * a fixed number of connections for a fixed duration. A load generator on the
+ * same two cores takes CPU from the server it measures: wrk drives bare
+ * node:http about three times as fast as a Node.js generator does, so it
+ * caps the baselines far less.
  *
- * Latencies are taken from autocannon's per-response event, in fractional
- * milliseconds and for every status (its own histogram keeps whole
- * milliseconds of 2xx only). The server's RSS and CPU are sampled from /proc
- * while the load runs.
+ * Each request's path and key come from the Lua script (bench/wrk-script.ts)
+ * and the request files the bench writes; wrk's latencies are per response,
+ * in µs. The server's RSS (max of VmRSS) and CPU are read from /proc while
+ * wrk runs; wrk's own CPU comes from its script.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { EventEmitter } from 'node:events';
-import autocannon from 'autocannon';
 
-export interface RequestSpec {
-  path: string;
-  headers: Record<string, string>;
+export interface RequestSource {
+  /** Request paths, one a line. */
+  pathsFile: string;
+  pick: 'uniform' | 'zipf' | 'cycle';
+  /** A file of API keys taken in turn, or 'random' for a fresh unknown key on every request. */
+  keys: string;
+  /** Zipf exponent, for pick 'zipf'. */
+  exponent?: number;
 }
 
 export interface LoadOptions {
+  script: string;
   port: number;
   connections: number;
-  warmupSeconds: number;
-  durationSeconds: number;
+  threads: number;
+  seconds: number;
   /** Per-request timeout; a timed-out request counts as an error. */
   timeoutSeconds: number;
-  next: () => RequestSpec;
-  /** Distinct requests per connection, sent in a loop. */
-  perConnection?: number;
+  source: RequestSource;
+  seed: number;
   /** The server process to sample. */
   serverPid: number;
+  /** With the statuses script every status is counted; else only wrk's count of responses ≥ 400. */
+  expect: number;
 }
 
 export interface LoadResult {
@@ -41,12 +44,14 @@ export interface LoadResult {
   durationSeconds: number;
   responses: number;
   requestsPerSecond: number;
+  /** Latency percentiles, in ms. */
   p50: number;
   p90: number;
   p99: number;
   max: number;
+  /** Status → count; `other` is wrk's count of responses ≥ 400 when the statuses were not counted one by one. */
   statuses: Record<string, number>;
-  /** Connection errors and timeouts. */
+  /** Connection errors (connect, read, write) and timeouts. */
   errors: number;
   timeouts: number;
   meanResponseBytes: number;
@@ -78,104 +83,104 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-function percentile(sorted: Float64Array, q: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+function onPath(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 }
 
-interface Attack {
-  result: autocannon.Result;
-  latencies: Float64Array;
-  statuses: Record<string, number>;
-  bytes: number;
-}
-
-/** The requests of each connection, drawn once from the generator and reused by warm-up and measure. */
-function requestLists(o: LoadOptions): autocannon.Request[][] {
-  const per = o.perConnection ?? 1000;
-  const lists: autocannon.Request[][] = Array.from({ length: o.connections }, () => []);
-  // Dealt round-robin, so the connections together follow the generator's sequence.
-  for (let i = 0; i < per * o.connections; i++) {
-    const spec = o.next();
-    lists[i % o.connections]!.push({ method: 'GET', path: spec.path, headers: spec.headers });
-  }
-  return lists;
-}
-
-function attack(o: LoadOptions, lists: autocannon.Request[][], seconds: number, record: boolean): Promise<Attack> {
-  let latencies = new Float64Array(record ? 1 << 16 : 0);
-  let count = 0;
-  let bytes = 0;
-  const statuses: Record<string, number> = {};
-  let clients = 0;
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: `http://127.0.0.1:${o.port}`,
-        connections: o.connections,
-        duration: seconds,
-        timeout: o.timeoutSeconds,
-        setupClient: (client) => client.setRequests(lists[clients++ % lists.length]!),
-      },
-      (error, result) => {
-        if (error) reject(error as Error);
-        else resolve({ result, latencies: latencies.subarray(0, count), statuses, bytes });
-      },
-    );
-    if (record) {
-      (instance as unknown as EventEmitter).on('response', (_client: unknown, status: number, resBytes: number, ms: number) => {
-        if (count === latencies.length) {
-          const grown = new Float64Array(latencies.length * 2);
-          grown.set(latencies);
-          latencies = grown;
-        }
-        latencies[count++] = ms;
-        bytes += resBytes;
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      });
+/**
+ * wrk is installed with apt-get when it is missing (as root, on Debian or
+ * Ubuntu, as `.ci/run` does); anywhere else the error says what to install.
+ */
+export function ensureWrk(log: (line: string) => void): void {
+  if (onPath('wrk')) return;
+  if (process.getuid?.() === 0 && onPath('apt-get')) {
+    log('wrk: not installed; installing the Debian package with apt-get');
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'wrk']]) {
+      const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+      if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${result.status})`);
     }
-  });
+    if (onPath('wrk')) return;
+  }
+  throw new Error('the benchmark needs wrk, the HTTP load generator: install it (Debian/Ubuntu: apt-get install wrk; macOS: brew install wrk) and run again');
+}
+
+interface WrkJson {
+  requests: number;
+  durationUs: number;
+  bytes: number;
+  connect: number;
+  read: number;
+  write: number;
+  status: number;
+  timeout: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  cpuTicks: number;
+  statuses: Record<string, number>;
 }
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
-  const lists = requestLists(o);
-  if (o.warmupSeconds > 0) await attack(o, lists, o.warmupSeconds, false);
-
+  const s = o.source;
+  const args = [
+    `-t${Math.min(o.threads, o.connections)}`,
+    `-c${o.connections}`,
+    `-d${Math.max(1, Math.round(o.seconds))}s`,
+    `--timeout`,
+    `${o.timeoutSeconds}s`,
+    '-s',
+    o.script,
+    `http://127.0.0.1:${o.port}`,
+    '--',
+    s.pathsFile,
+    s.pick,
+    s.keys,
+    String(o.seed),
+    String(s.exponent ?? 1),
+  ];
   let rssMax = rssMb(o.serverPid);
-  const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(o.serverPid))), 100);
   const serverCpuBefore = cpuSeconds(o.serverPid);
-  const clientCpuBefore = process.cpuUsage();
-  const started = performance.now();
-  let run: Attack;
+  const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(o.serverPid))), 100);
+  let out = '';
+  let err = '';
   try {
-    run = await attack(o, lists, o.durationSeconds, true);
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+      child.on('error', reject);
+      child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`wrk ${args.join(' ')} exited with ${signal ?? code}: ${err.trim() || out.trim()}`))));
+    });
   } finally {
     clearInterval(sampler);
   }
-  const elapsed = (performance.now() - started) / 1000;
   rssMax = Math.max(rssMax, rssMb(o.serverPid));
-  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const line = out.split('\n').find((l) => l.startsWith('WRK_JSON '));
+  if (!line) throw new Error(`wrk printed no result: ${out.trim()} ${err.trim()}`);
+  const w = JSON.parse(line.slice('WRK_JSON '.length)) as WrkJson;
+  const seconds = w.durationUs / 1e6;
+  // The server is idle while wrk sets up, so its CPU over wrk's whole life is its CPU under load.
   const serverCpu = cpuSeconds(o.serverPid) - serverCpuBefore;
-
-  const sorted = run.latencies.slice().sort();
-  const responses = sorted.length;
-  // autocannon stops at its first one-second tick after the duration: its own measure of the time.
-  const seconds = run.result.duration > 0 ? run.result.duration : elapsed;
+  const counted = Object.keys(w.statuses).length > 0;
+  const statuses = counted ? w.statuses : { [o.expect]: w.requests - w.status, ...(w.status > 0 ? { other: w.status } : {}) };
+  const ms = (us: number) => us / 1000;
   return {
     connections: o.connections,
     durationSeconds: seconds,
-    responses,
-    requestsPerSecond: responses / seconds,
-    p50: percentile(sorted, 0.5),
-    p90: percentile(sorted, 0.9),
-    p99: percentile(sorted, 0.99),
-    max: percentile(sorted, 1),
-    statuses: run.statuses,
-    errors: run.result.errors,
-    timeouts: run.result.timeouts,
-    meanResponseBytes: responses === 0 ? 0 : Math.round(run.bytes / responses),
+    responses: w.requests,
+    requestsPerSecond: seconds > 0 ? w.requests / seconds : 0,
+    p50: ms(w.p50),
+    p90: ms(w.p90),
+    p99: ms(w.p99),
+    max: ms(w.max),
+    statuses,
+    errors: w.connect + w.read + w.write + w.timeout,
+    timeouts: w.timeout,
+    meanResponseBytes: w.requests === 0 ? 0 : Math.round(w.bytes / w.requests),
     serverRssMaxMb: Math.round(rssMax),
-    serverCpu: Math.round((serverCpu / elapsed) * 100),
-    clientCpu: Math.round(((clientCpu.user + clientCpu.system) / 1e6 / elapsed) * 100),
+    serverCpu: seconds > 0 ? Math.round((serverCpu / seconds) * 100) : 0,
+    clientCpu: seconds > 0 ? Math.round((w.cpuTicks / CLOCK_TICKS / seconds) * 100) : 0,
   };
 }

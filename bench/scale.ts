@@ -4,25 +4,27 @@
  * one embedded instance (SQLite, in-process limiter) on the same data.
  *
  * Every server is the real one (src/main.ts) in a process of its own; the
- * load comes from autocannon in this process, keep-alive, with the same total
- * number of connections in both set-ups (split evenly over the two instances).
+ * load comes from wrk (one process per instance, at the same time), keep-alive,
+ * with the same total number of connections in both set-ups (split evenly over
+ * the two instances).
  * Needs PostgreSQL and Redis on 127.0.0.1 (BENCH_POSTGRES_URL, BENCH_REDIS_URL).
  * Cleans up what it made: the temp SQLite file, the database, the Redis keys.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { createDeps } from '../src/deps.ts';
 import { createKey, createOrg, setPlan } from '../src/services/access/admin.ts';
 import { loadDemo } from '../src/services/demo.ts';
+import { ensureWrk, runLoad } from './load.ts';
 import { serverNodeFlags } from './server-flags.ts';
+import { writeWrkScripts } from './wrk-script.ts';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' }, warmup: { type: 'string', default: '3' } } });
 const DURATION = Number(values.duration);
@@ -76,36 +78,48 @@ interface Load {
   p99: number;
 }
 
-/** autocannon against each port at once, the connections split evenly; throughput summed. */
-async function load(ports: number[], key: string, seconds: number): Promise<Load> {
+/** wrk against each instance at once, the connections split evenly; throughput summed. */
+async function load(servers: [port: number, pid: number][], key: string, seconds: number, dir: string): Promise<Load> {
+  const script = writeWrkScripts(dir).plain;
+  const pathsFile = join(dir, 'paths.txt');
+  const keys = join(dir, 'keys.txt');
+  writeFileSync(pathsFile, `${PATH}\n`);
+  writeFileSync(keys, `${key}\n`);
   const results = await Promise.all(
-    ports.map((port) =>
-      autocannon({
-        url: `http://127.0.0.1:${port}${PATH}`,
-        connections: Math.max(1, Math.round(CONNECTIONS / ports.length)),
-        duration: seconds,
-        headers: { authorization: `Bearer ${key}` },
+    servers.map(([port, pid]) =>
+      runLoad({
+        script,
+        port,
+        connections: Math.max(1, Math.round(CONNECTIONS / servers.length)),
+        threads: 1,
+        seconds,
+        timeoutSeconds: 30,
+        source: { pathsFile, pick: 'cycle', keys },
+        seed: 1,
+        serverPid: pid,
+        expect: 200,
       }),
     ),
   );
   return {
-    rps: results.reduce((sum, r) => sum + r.requests.average, 0),
-    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
-    errors: results.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
-    p50: Math.max(...results.map((r) => r.latency.p50)),
-    p99: Math.max(...results.map((r) => r.latency.p99)),
+    rps: results.reduce((sum, r) => sum + r.requestsPerSecond, 0),
+    non2xx: results.reduce((sum, r) => sum + (r.statuses.other ?? 0), 0),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    p50: Math.max(...results.map((r) => r.p50)),
+    p99: Math.max(...results.map((r) => r.p99)),
   };
 }
 
-async function measure(name: string, ports: number[], key: string): Promise<Load> {
+async function measure(name: string, servers: [port: number, pid: number][], key: string, dir: string): Promise<Load> {
   log(`${name}: warm-up ${WARMUP} s, then ${DURATION} s with ${CONNECTIONS} connections`);
-  await load(ports, key, WARMUP);
-  const result = await load(ports, key, DURATION);
-  log(`${name}: ${Math.round(result.rps)} requests/s, p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+  await load(servers, key, WARMUP, dir);
+  const result = await load(servers, key, DURATION, dir);
+  log(`${name}: ${Math.round(result.rps)} requests/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
   return result;
 }
 
 async function main(): Promise<void> {
+  ensureWrk(log);
   const dir = mkdtempSync(join(tmpdir(), 'codebook-bench-scale-'));
   const database = `codebook_bench_${process.pid}`;
   const prefix = `cbbench:${process.pid}:`;
@@ -121,24 +135,29 @@ async function main(): Promise<void> {
     const embeddedKey = await prepare(embeddedEnv);
     const scaledKey = await prepare(scaledEnv);
 
-    children.push(await startServer(embeddedEnv, 18_401));
-    const embedded = await measure('one embedded instance (SQLite, in-process limiter)', [18_401], embeddedKey);
+    const started = async (env: Record<string, string>, port: number): Promise<[number, number]> => {
+      const child = await startServer(env, port);
+      children.push(child);
+      return [port, child.pid!];
+    };
+    const embeddedServer = await started(embeddedEnv, 18_401);
+    const embedded = await measure('one embedded instance (SQLite, in-process limiter)', [embeddedServer], embeddedKey, dir);
     await stop(children.pop()!);
 
-    children.push(await startServer(scaledEnv, 18_402));
-    const single = await measure('one instance (PostgreSQL + Redis), for context', [18_402], scaledKey);
-    children.push(await startServer(scaledEnv, 18_403));
-    const scaled = await measure('two instances (PostgreSQL + Redis)', [18_402, 18_403], scaledKey);
+    const first = await started(scaledEnv, 18_402);
+    const single = await measure('one instance (PostgreSQL + Redis), for context', [first], scaledKey, dir);
+    const second = await started(scaledEnv, 18_403);
+    const scaled = await measure('two instances (PostgreSQL + Redis)', [first, second], scaledKey, dir);
 
     const ratio = scaled.rps / embedded.rps;
     process.stdout.write(
       [
-        `GET ${PATH}, ${CONNECTIONS} connections, ${DURATION} s, ${cpus().length} CPUs (servers, PostgreSQL, Redis and autocannon share them)`,
+        `GET ${PATH}, ${CONNECTIONS} connections, ${DURATION} s, ${cpus().length} CPUs (servers, PostgreSQL, Redis and wrk share them)`,
         `| set-up | requests/s | p50 ms | p99 ms |`,
         `|---|---|---|---|`,
-        `| one embedded instance (SQLite) | ${Math.round(embedded.rps)} | ${embedded.p50} | ${embedded.p99} |`,
-        `| one instance, PostgreSQL + Redis | ${Math.round(single.rps)} | ${single.p50} | ${single.p99} |`,
-        `| two instances, PostgreSQL + Redis | ${Math.round(scaled.rps)} | ${scaled.p50} | ${scaled.p99} |`,
+        `| one embedded instance (SQLite) | ${Math.round(embedded.rps)} | ${embedded.p50.toFixed(2)} | ${embedded.p99.toFixed(2)} |`,
+        `| one instance, PostgreSQL + Redis | ${Math.round(single.rps)} | ${single.p50.toFixed(2)} | ${single.p99.toFixed(2)} |`,
+        `| two instances, PostgreSQL + Redis | ${Math.round(scaled.rps)} | ${scaled.p50.toFixed(2)} | ${scaled.p99.toFixed(2)} |`,
         `ratio (two scaled-out / one embedded): ${ratio.toFixed(2)}`,
         '',
       ].join('\n'),

@@ -189,9 +189,9 @@ export const isChecked = (app: FastifyInstance): boolean => CHECKED.has(app);
  */
 export function checkResponses(app: FastifyInstance): FastifyInstance {
   const checker = appChecker(app);
-  const original = app.inject as (...args: unknown[]) => unknown;
+  const original = app.inject.bind(app) as (...args: unknown[]) => unknown;
   const checked = async (options: InjectOptions | string) => {
-    const res = (await original.call(app, options)) as LightMyRequestResponse;
+    const res = (await original(options)) as LightMyRequestResponse;
     const req = res.raw.req as { method?: string; url?: string };
     checker.check(req.method ?? 'GET', req.url ?? '', res);
     return res;

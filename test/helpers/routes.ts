@@ -150,7 +150,7 @@ export async function routeTable(ctx: TestContext): Promise<{ method: string; pa
     const url = fillPath(openApiPath);
     for (const method of methods.filter((m) => m !== 'HEAD')) {
       const res = await ctx.app.inject({ method: method as Method, url, headers: ctx.authHeaders });
-      const refused = res.statusCode === 405 && (res.json() as { error?: { code?: string } }).error?.code === 'method_not_allowed';
+      const refused = res.statusCode === 405 && res.json<{ error?: { code?: string } }>().error?.code === 'method_not_allowed';
       if (!refused) table.push({ method, path: openApiPath });
     }
   }

@@ -1,0 +1,156 @@
+/**
+ * The Lua script wrk runs for every load: the bench writes it into its temp
+ * directory (writeWrkScript) and passes it the request files as arguments.
+ *
+ * Arguments (after wrk's `--`): PATHS_FILE PICK KEYS SEED [EXPONENT]
+ * - PATHS_FILE: request paths, one a line.
+ * - PICK: `uniform` (any line, equally likely), `zipf` (line r with a
+ *   probability ∝ 1/r^EXPONENT: the bench writes the lines in the order of
+ *   their rank) or `cycle` (the lines in turn).
+ * - KEYS: a file of API keys taken in turn, or `random` for a fresh
+ *   well-formed key on every request (the 401 path, never cached).
+ * - SEED: the random sequence; the same seed gives the same requests, so a
+ *   baseline answers exactly what its scenario was asked.
+ *
+ * Each request is one string concatenation of ready parts (the path and a
+ * prebuilt header block), so the generator spends as little as it can per
+ * request. done() prints one line `WRK_JSON {...}`: counts, latency
+ * percentiles in µs, the statuses (when counted) and wrk's own CPU time from
+ * the end of its set-up to the end of the run.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SCRIPT = String.raw`
+local threads = {}
+local paths, n, pick, cdf, suffixes, nkeys, host, turn
+local randomKeys = false
+local alphabet = {}
+do
+  local chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+  for i = 1, #chars do alphabet[i] = chars:sub(i, i) end
+end
+
+local function cpuTicks()
+  local f = io.open("/proc/self/stat", "r")
+  if not f then return 0 end
+  local stat = f:read("*a")
+  f:close()
+  local rest = stat:sub(stat:find(")", 1, true) + 2)
+  local fields = {}
+  for field in rest:gmatch("%S+") do fields[#fields + 1] = field end
+  return tonumber(fields[12]) + tonumber(fields[13])
+end
+
+function setup(thread)
+  threads[#threads + 1] = thread
+  thread:set("tid", #threads)
+end
+
+local function lines(file)
+  local t = {}
+  for line in io.lines(file) do t[#t + 1] = line end
+  return t
+end
+
+function init(args)
+  paths = lines(args[1])
+  n = #paths
+  pick = args[2]
+  turn = 0
+  math.randomseed(tonumber(args[4]) * 7919 + (tid or 1))
+  host = "Host: " .. wrk.host .. ":" .. wrk.port .. "\r\n"
+  if args[3] == "random" then
+    randomKeys = true
+  else
+    suffixes = {}
+    for i, key in ipairs(lines(args[3])) do
+      suffixes[i] = " HTTP/1.1\r\n" .. host .. "Authorization: Bearer " .. key .. "\r\n\r\n"
+    end
+    nkeys = #suffixes
+  end
+  if pick == "zipf" then
+    local s = tonumber(args[5] or "1")
+    cdf = {}
+    local sum = 0
+    for r = 1, n do
+      sum = sum + r ^ (-s)
+      cdf[r] = sum
+    end
+    for r = 1, n do cdf[r] = cdf[r] / sum end
+  end
+  statuses = {}
+  cpuReady = cpuTicks()
+end
+
+local function nextLine()
+  if pick == "uniform" then return math.random(n) end
+  if pick == "zipf" then
+    local u = math.random()
+    local lo, hi = 1, n
+    while lo < hi do
+      local mid = math.floor((lo + hi) / 2)
+      if cdf[mid] < u then lo = mid + 1 else hi = mid end
+    end
+    return lo
+  end
+  return (turn % n) + 1
+end
+
+function request()
+  -- wrk calls request() once on its main state, without init(), to check it.
+  if not paths then return wrk.format("GET", "/") end
+  local path = paths[nextLine()]
+  turn = turn + 1
+  if randomKeys then
+    local key = {}
+    for i = 1, 32 do key[i] = alphabet[math.random(62)] end
+    return "GET " .. path .. " HTTP/1.1\r\n" .. host .. "Authorization: Bearer svc_live_" .. table.concat(key) .. "\r\n\r\n"
+  end
+  return "GET " .. path .. suffixes[(turn % nkeys) + 1]
+end
+
+--RESPONSE--
+
+function done(summary, latency, requests)
+  local counted, ready = {}, 0
+  for _, thread in ipairs(threads) do
+    local s = thread:get("statuses")
+    if type(s) == "table" then
+      for status, count in pairs(s) do counted[status] = (counted[status] or 0) + count end
+    end
+    ready = math.max(ready, thread:get("cpuReady") or 0)
+  end
+  local parts = {}
+  for status, count in pairs(counted) do parts[#parts + 1] = string.format('"%d":%d', status, count) end
+  local e = summary.errors
+  io.write(string.format(
+    'WRK_JSON {"requests":%d,"durationUs":%d,"bytes":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,' ..
+    '"p50":%d,"p90":%d,"p99":%d,"max":%d,"cpuTicks":%d,"statuses":{%s}}\n',
+    summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max,
+    cpuTicks() - ready, table.concat(parts, ",")))
+end
+`;
+
+/** Counting statuses makes wrk parse every response's headers: only the runs that expect a non-2xx pay for it. */
+const RESPONSE = `
+function response(status, headers, body)
+  statuses[status] = (statuses[status] or 0) + 1
+end
+`;
+
+export interface WrkScripts {
+  /** Statuses not counted: wrk's own count of responses ≥ 400 tells the unexpected ones. */
+  plain: string;
+  /** Every status counted. */
+  counting: string;
+}
+
+export function writeWrkScripts(dir: string): WrkScripts {
+  const plain = join(dir, 'requests.lua');
+  const counting = join(dir, 'requests-statuses.lua');
+  writeFileSync(plain, SCRIPT.replace('--RESPONSE--', ''));
+  writeFileSync(counting, SCRIPT.replace('--RESPONSE--', RESPONSE));
+  return { plain, counting };
+}
