@@ -71,6 +71,16 @@ export const EXAMPLES = {
     ],
     pagination: { has_more: true, next_cursor: 'WzEsImNvZGVzIiwiIiwiaXNvNDIxNzpBRk4iXQ.5JBNg1xHhn0fdBlHtsQaiA' },
   },
+  searchPage: {
+    data: [
+      {
+        ...codeOf('STN', 'Dobra', 'Currency of São Tomé and Príncipe.', 'Sao Tome and Principe', '930'),
+        release: '2026-01',
+        effective_from: '2018-01-01',
+      },
+    ],
+    pagination: { has_more: false },
+  },
   changesPage: {
     data: [retired(193, 'ANG', '2026-01-01', 'deprecated'), retired(194, 'BGN', '2026-01-01', 'active')],
     pagination: { has_more: true, next_cursor: 'WzEsImNoYW5nZXMiLCJlZmZlY3RpdmVfZnJvbT0yMDI2LTAxLTAxIiwiMjAyNi0wMS0wMSIsMTk0XQ.1VB7N1C8MaM31jartjhMGg' },

@@ -7,6 +7,7 @@
  * written, so the hot path assembles pages without building objects per row.
  */
 import type { ChangeType, CodeContent, CodeStatus } from '../domain/records.ts';
+import type { CodeSearchQuery, SearchKey } from './search-walk.ts';
 import type { AccessStore, UsageStore } from './access-store.ts';
 import type { DashboardStore } from './dashboard-store.ts';
 
@@ -68,6 +69,9 @@ export interface CodeWrite {
   status: CodeStatus;
   hash: string;
   json: string;
+  /** Indexed for search, with the code, in the same transaction. */
+  display: string;
+  definition: string | null;
 }
 
 export interface ChangeWrite {
@@ -108,6 +112,8 @@ export interface Store {
   codeJson(id: string): Promise<string | null>;
   codeExists(id: string): Promise<boolean>;
   pageChanges(query: ChangePageQuery): Promise<RawPage<ChangeKey>>;
+  /** A page of codes matching a search, in its four groups (see search-walk.ts). */
+  searchCodes(query: CodeSearchQuery): Promise<RawPage<SearchKey>>;
   countCodes(): Promise<number>;
 
   /**

@@ -4,6 +4,8 @@ import type { CodeStatus } from '../../domain/records.ts';
 import type { ChangeWrite, CodeWrite, ImportTransaction, StoredCode } from '../store.ts';
 import { storedCodeFromRow } from '../stored-code.ts';
 import { arrays, exec } from './pg-client.ts';
+import { searchRowOf } from '../search-walk.ts';
+import { writeSearchRows } from './search.ts';
 
 /** Rows per INSERT … SELECT FROM unnest(…): large enough to amortise the round trip. */
 const CHUNK = 5_000;
@@ -78,6 +80,7 @@ export class PostgresImportTransaction implements ImportTransaction {
          ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
         [part.map((c) => c.id), part.map((c) => c.system), part.map((c) => c.code), part.map((c) => c.status), part.map((c) => c.hash), part.map((c) => c.json)],
       );
+      await writeSearchRows(this.client, part.map(searchRowOf));
     }
   }
 }

@@ -20,6 +20,8 @@ import { PostgresAccessStore } from './access-store.ts';
 import { PostgresDashboardStore } from './dashboard-store.ts';
 import { PostgresImportTransaction } from './import-transaction.ts';
 import { migratePostgres } from './migrations.ts';
+import { searchPostgres } from './search.ts';
+import type { CodeSearchQuery, SearchKey } from '../search-walk.ts';
 import { arrays, createPool, exec, inTransaction, LOCK_KEY_SQL, rows, storeError, withOwnConnection, type PoolOptions, type Value } from './pg-client.ts';
 
 export interface PostgresStoreOptions extends PoolOptions {
@@ -70,6 +72,10 @@ export class PostgresStore implements Store {
     if (q.status !== null) where.push(`status = $${values.push(q.status)}`);
     const found = await arrays<[string, string]>(this.pool, `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $2`, values);
     return toRawPage(found, q.limit, 1, (row) => row[0]);
+  }
+
+  async searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey>> {
+    return searchPostgres(this.pool, q);
   }
 
   async codeJson(id: string): Promise<string | null> {

@@ -24,6 +24,9 @@ import { SqliteAccessStore } from './access-store.ts';
 import { SqliteDashboardStore } from './dashboard-store.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
+import { searchSqlite, SqliteSearchIndexer } from './search.ts';
+import type { CodeSearchQuery, SearchKey } from '../search-walk.ts';
+import { searchRowOf } from '../search-walk.ts';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -79,6 +82,10 @@ export class SqliteStore extends SqliteStatements implements Store {
     const sql = `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $limit`;
     const rows = this.arrays(sql).all(params) as unknown as [string, string][];
     return toRawPage(rows, q.limit, 1, (row) => row[0]);
+  }
+
+  async searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey>> {
+    return searchSqlite({ arrays: (sql) => this.arrays(sql) }, q);
   }
 
   async codeJson(id: string): Promise<string | null> {
@@ -216,6 +223,7 @@ function toRawPage<R extends unknown[], K>(rows: R[], limit: number, jsonAt: num
 class SqliteImportTransaction implements ImportTransaction {
   private readonly db: DatabaseSync;
   private codeById: StatementSync | null = null;
+  private search: SqliteSearchIndexer | null = null;
   constructor(db: DatabaseSync) {
     this.db = db;
   }
@@ -265,6 +273,10 @@ class SqliteImportTransaction implements ImportTransaction {
       `INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
     );
-    for (const c of codes) stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
+    this.search ??= new SqliteSearchIndexer(this.db);
+    for (const c of codes) {
+      stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
+      this.search.write(searchRowOf(c));
+    }
   }
 }
