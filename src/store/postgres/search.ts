@@ -80,8 +80,13 @@ export async function searchPostgres(db: Queryable, q: CodeSearchQuery): Promise
     const where: string[] = [];
     if (q.system !== null) where.push(`s.system = ${p(q.system)}`);
     if (q.status !== null) where.push(`s.status = ${p(q.status)}`);
-    const upperParam = upper === null ? null : p(upper);
-    const prefix = (column: string, lower = '>=') => (upperParam === null ? `s.${column} ${lower} $1` : `(s.${column} ${lower} $1 AND s.${column} < ${upperParam})`);
+    // Numbered only when a condition uses it: PostgreSQL cannot type a parameter no condition names.
+    let upperParam: string | null = null;
+    const prefix = (column: string, lower = '>=') => {
+      if (upper === null) return `s.${column} ${lower} $1`;
+      upperParam ??= p(upper);
+      return `(s.${column} ${lower} $1 AND s.${column} < ${upperParam})`;
+    };
     let select: string;
     let order: string;
     if (group === 1) {
