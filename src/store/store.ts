@@ -8,6 +8,7 @@
  */
 import type { ChangeType, CodeContent, CodeStatus } from '../domain/records.ts';
 import type { CodeSearchQuery, SearchKey } from './search-walk.ts';
+import type { ReleaseTransaction, SystemsStore } from './systems-store.ts';
 import type { AccessStore, UsageStore } from './access-store.ts';
 import type { DashboardStore } from './dashboard-store.ts';
 
@@ -84,7 +85,7 @@ export interface ChangeWrite {
 }
 
 /** Operations available inside an import's exclusive transaction. */
-export interface ImportTransaction {
+export interface ImportTransaction extends ReleaseTransaction {
   /** code_id (the row's key) → content hash and status, for every code of the system. */
   codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>>;
   /**
@@ -108,6 +109,8 @@ export interface Store {
   readonly usage: UsageStore;
   /** Dashboard users, sessions and audit log. */
   readonly dashboard: DashboardStore;
+  /** Systems and their releases. */
+  readonly systems: SystemsStore;
   pageCodes(query: CodePageQuery): Promise<RawPage<string>>;
   codeJson(id: string): Promise<string | null>;
   codeExists(id: string): Promise<boolean>;

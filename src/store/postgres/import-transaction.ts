@@ -6,6 +6,8 @@ import { storedCodeFromRow } from '../stored-code.ts';
 import { arrays, exec } from './pg-client.ts';
 import { searchRowOf } from '../search-walk.ts';
 import { writeSearchRows } from './search.ts';
+import { PostgresReleaseTransaction } from './systems.ts';
+import type { ReleaseWrite } from '../systems-store.ts';
 
 /** Rows per INSERT … SELECT FROM unnest(…): large enough to amortise the round trip. */
 const CHUNK = 5_000;
@@ -19,8 +21,18 @@ function chunks<T>(items: T[]): T[][] {
 export class PostgresImportTransaction implements ImportTransaction {
   private readonly client: pg.Client;
 
+  private readonly releases: PostgresReleaseTransaction;
   constructor(client: pg.Client) {
     this.client = client;
+    this.releases = new PostgresReleaseTransaction(client);
+  }
+
+  releaseExists(system: string, name: string): Promise<boolean> {
+    return this.releases.releaseExists(system, name);
+  }
+
+  recordRelease(release: ReleaseWrite): Promise<void> {
+    return this.releases.recordRelease(release);
   }
 
   async codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>> {

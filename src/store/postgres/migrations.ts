@@ -7,6 +7,8 @@
 import type pg from 'pg';
 import { exec, LOCK_KEY_SQL, rows, withOwnConnection, type PoolOptions } from './pg-client.ts';
 import { indexExistingCodes, POSTGRES_SEARCH_SCHEMA } from './search.ts';
+import { POSTGRES_SYSTEMS_SCHEMA } from './systems.ts';
+import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradePostgres } from '../plan-upgrade.ts';
 
 /** SQL, or a function for a migration that must compute in JavaScript (it runs in the same transaction). */
 export type PostgresMigration = string | ((client: pg.Client) => Promise<void>);
@@ -172,10 +174,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   );
   CREATE INDEX sign_in_addresses_by_last_at ON sign_in_addresses (last_at);
   `,
-  // 5: search: folded code and display, and the words of each code, built for the codes already stored
+  // 5: search: folded code and display, and the words of each code, built for the codes already stored;
+  //    systems and releases, built from the codes and changes stored;
+  //    plans that had every endpoint get codes.search and systems.list
   async (client) => {
+    await client.query(POSTGRES_SYSTEMS_SCHEMA);
     await client.query(POSTGRES_SEARCH_SCHEMA);
     await indexExistingCodes(client);
+    await client.query(planUpgradePostgres(BEFORE_SEARCH, ADDED_WITH_SEARCH));
   },
 ];
 

@@ -21,6 +21,7 @@ import { PostgresDashboardStore } from './dashboard-store.ts';
 import { PostgresImportTransaction } from './import-transaction.ts';
 import { migratePostgres } from './migrations.ts';
 import { searchPostgres } from './search.ts';
+import { PostgresSystemsStore } from './systems.ts';
 import type { CodeSearchQuery, SearchKey } from '../search-walk.ts';
 import { arrays, createPool, exec, inTransaction, LOCK_KEY_SQL, rows, storeError, withOwnConnection, type PoolOptions, type Value } from './pg-client.ts';
 
@@ -37,6 +38,7 @@ export class PostgresStore implements Store {
   readonly access: PostgresAccessStore;
   readonly usage: PostgresAccessStore;
   readonly dashboard: PostgresDashboardStore;
+  readonly systems: PostgresSystemsStore;
   private readonly importWaitMs: number;
   private readonly connection: PoolOptions;
 
@@ -46,6 +48,7 @@ export class PostgresStore implements Store {
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.access = this.usage = new PostgresAccessStore(pool);
     this.dashboard = new PostgresDashboardStore(pool);
+    this.systems = new PostgresSystemsStore(pool);
   }
 
   /** Connects and brings the schema up to date (safe with many instances starting at once). */

@@ -5,6 +5,8 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { indexExistingCodes, SQLITE_SEARCH_SCHEMA } from './search.ts';
+import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
+import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
 
 /** SQL, or a function for a migration that must compute in JavaScript (it runs in the same transaction). */
 export type SqliteMigration = string | ((db: DatabaseSync) => void);
@@ -150,10 +152,14 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   ) STRICT;
   CREATE INDEX sign_in_addresses_by_last_at ON sign_in_addresses (last_at);
   `,
-  // 5: search: folded code and display, and an FTS5 index of words, built for the codes already stored
+  // 5: search: folded code and display, and an FTS5 index of words, built for the codes already stored;
+  //    systems and releases, built from the codes and changes stored;
+  //    plans that had every endpoint get codes.search and systems.list
   (db) => {
+    db.exec(SQLITE_SYSTEMS_SCHEMA);
     db.exec(SQLITE_SEARCH_SCHEMA);
     indexExistingCodes(db);
+    db.exec(planUpgradeSqlite(BEFORE_SEARCH, ADDED_WITH_SEARCH));
   },
 ];
 

@@ -27,6 +27,8 @@ import { SqliteStatements } from './statements.ts';
 import { searchSqlite, SqliteSearchIndexer } from './search.ts';
 import type { CodeSearchQuery, SearchKey } from '../search-walk.ts';
 import { searchRowOf } from '../search-walk.ts';
+import { SqliteReleaseTransaction, SqliteSystemsStore } from './systems.ts';
+import type { ReleaseWrite } from '../systems-store.ts';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -50,6 +52,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   readonly access: SqliteAccessStore;
   readonly usage: SqliteAccessStore;
   readonly dashboard: SqliteDashboardStore;
+  readonly systems: SqliteSystemsStore;
   private readonly dataVersion: StatementSync;
 
   constructor(options: SqliteStoreOptions) {
@@ -60,6 +63,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     migrateSqlite(this.db);
     this.access = this.usage = new SqliteAccessStore(this.db);
     this.dashboard = new SqliteDashboardStore(this.db);
+    this.systems = new SqliteSystemsStore(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
   }
@@ -224,8 +228,18 @@ class SqliteImportTransaction implements ImportTransaction {
   private readonly db: DatabaseSync;
   private codeById: StatementSync | null = null;
   private search: SqliteSearchIndexer | null = null;
+  private readonly releases: SqliteReleaseTransaction;
   constructor(db: DatabaseSync) {
     this.db = db;
+    this.releases = new SqliteReleaseTransaction(db);
+  }
+
+  releaseExists(system: string, name: string): Promise<boolean> {
+    return this.releases.releaseExists(system, name);
+  }
+
+  recordRelease(release: ReleaseWrite): Promise<void> {
+    return this.releases.recordRelease(release);
   }
 
   async codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>> {
