@@ -1,0 +1,68 @@
+/**
+ * Systems and releases as the API shows them. No HTTP, no SQL: pages come
+ * back as the records' JSON joined, like every other collection.
+ */
+import { ApiError } from '../errors.ts';
+import type { RawPage, Store } from '../store/store.ts';
+import type { ReleaseInfo, SystemInfo } from '../store/systems-store.ts';
+
+export function systemRecord(s: SystemInfo) {
+  return {
+    object: 'system' as const,
+    id: s.id,
+    name: s.name,
+    description: s.description,
+    url: s.url,
+    publisher: s.publisher,
+    license: s.license,
+    counts: s.counts,
+    latest_release: s.latestRelease,
+    latest_effective_date: s.latestEffectiveDate,
+    updated_at: s.updatedAt,
+  };
+}
+
+export function releaseRecord(r: ReleaseInfo) {
+  return {
+    object: 'release' as const,
+    system: r.system,
+    id: r.id,
+    effective_date: r.effectiveDate,
+    mode: r.mode,
+    imported_at: r.importedAt,
+    counts: r.counts,
+    first_change_id: r.firstChangeId,
+    last_change_id: r.lastChangeId,
+  };
+}
+
+function rawPage<T, K>(found: T[], limit: number, json: (item: T) => unknown, key: (item: T) => K): RawPage<K> {
+  const items = found.slice(0, limit);
+  return {
+    json: items.map((item) => JSON.stringify(json(item))).join(','),
+    count: items.length,
+    last: items.length === 0 ? null : key(items.at(-1)!),
+    hasMore: found.length > limit,
+  };
+}
+
+export function systemNotFound(id: string): ApiError {
+  return new ApiError('system_not_found', `No system "${id}". GET /v1/systems lists the systems.`, { param: 'system' });
+}
+
+export async function listSystems(store: Store, after: string | null, limit: number): Promise<RawPage<string>> {
+  return rawPage(await store.systems.pageSystems(after, limit + 1), limit, systemRecord, (s) => s.id);
+}
+
+export async function getSystem(store: Store, id: string): Promise<string> {
+  const found = await store.systems.getSystem(id);
+  if (found === null) throw systemNotFound(id);
+  return JSON.stringify(systemRecord(found));
+}
+
+export async function listReleases(store: Store, system: string, afterSeq: number | null, limit: number): Promise<RawPage<number>> {
+  const found = await store.systems.pageReleases(system, afterSeq, limit + 1);
+  // An empty first page may mean no such system: one more lookup, only then.
+  if (found.length === 0 && afterSeq === null && (await store.systems.getSystem(system)) === null) throw systemNotFound(system);
+  return rawPage(found, limit, releaseRecord, (r) => r.seq);
+}
