@@ -4,8 +4,9 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { KeyMode, Organisation } from '../../src/domain/access.ts';
 import { createKey, createOrg, revokeKey, setPlan, type AdminDeps, type PlanInput } from '../../src/services/access/admin.ts';
 import type { TestContext } from '../helpers/context.ts';
+import { ENDPOINTS } from '../../src/domain/access.ts';
 
-export const ALL_ENDPOINTS = ['codes.list', 'codes.get', 'changes.list'];
+export const ALL_ENDPOINTS = [...ENDPOINTS];
 
 /** A request with exactly these headers: no default key. */
 export function bare(ctx: TestContext, url: string, headers: Record<string, string> = {}, method: InjectOptions['method'] = 'GET') {
