@@ -11,7 +11,7 @@ import type pg from 'pg';
 import type { CodeStatus } from '../../domain/records.ts';
 import { searchRowOf, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow } from '../search-walk.ts';
 import type { RawPage } from '../store.ts';
-import { arrays, exec, type Queryable, type Value } from './pg-client.ts';
+import { exec, storeError, type Queryable, type Value } from './pg-client.ts';
 
 export const POSTGRES_SEARCH_SCHEMA = `
   -- seq: the record's search sequence, assigned once.
@@ -109,7 +109,14 @@ export async function searchPostgres(db: Queryable, q: CodeSearchQuery): Promise
       order = 's.seq';
     }
     const sql = `SELECT ${select} FROM search_codes s JOIN codes c ON c.id = s.id WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $2`;
-    const found = await arrays<(string | number)[]>(db, sql, values);
+    // Unnamed: a named statement gets a generic plan after five runs, which cannot see whether a
+    // prefix is common or rare, nor where its range lies; each search is planned for its values.
+    let found: (string | number)[][];
+    try {
+      found = (await db.query<(string | number)[]>({ text: sql, values, rowMode: 'array' })).rows;
+    } catch (error) {
+      throw storeError(error);
+    }
     return found.map((r): [SearchKey, string] => {
       const json = r[1] as string;
       if (group === 4) return [{ group, text: '', id: '', seq: Number(r[0]) }, json];
