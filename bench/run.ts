@@ -34,6 +34,12 @@ const DEEP_PAGE = 900_000;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
+// The search benchmark is a run of its own (bench/search.ts).
+if (process.argv.includes('--search')) {
+  await import('./search.ts');
+  process.exit(0);
+}
+
 function options() {
   const { values } = parseArgs({
     options: {

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   invalid_api_key: 401,
   endpoint_not_available_on_plan: 403,
   code_not_found: 404,
+  system_not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,
   rate_limit_exceeded: 429,

@@ -132,6 +132,9 @@ const SYNOPSES: Record<string, (s: State) => string[]> = {
   'npx codebook users list [--org SLUG]': () => ['users', 'list', '--org', 'beta'],
   'npx codebook users disable --email E': () => ['users', 'disable', '--email', 'bob@example.com'],
   'npx codebook backup FILE': () => ['backup', 'first-backup.db'],
+  'npx codebook systems show SYSTEM': () => ['systems', 'show', 'iso4217'],
+  'npx codebook systems set SYSTEM [--name TEXT] [--description TEXT] [--url URL] [--publisher TEXT] [--license TEXT]': () =>
+    ['systems', 'set', 'iso4217', '--name', 'ISO 4217', '--publisher', 'ISO', '--url', 'https://www.iso.org/iso-4217-currency-codes.html', '--license', ''],
 };
 
 const isSynopsis = (words: string[]) => words.some((w) => /^[A-Z][A-Z_]*$/.test(w) || /[[\]|…]|YYYY/.test(w));

@@ -11,6 +11,7 @@ import { demoCommand, importCommand } from './import.ts';
 import { keysCommand } from './keys.ts';
 import { orgsCommand } from './orgs.ts';
 import { plansCommand } from './plans.ts';
+import { systemsCommand } from './systems.ts';
 import { usageCommand } from './usage.ts';
 import { usersCommand } from './users.ts';
 
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   import: { run: importCommand, summary: 'import a code file (csv or ndjson) as a release of a system' },
   demo: { run: demoCommand, summary: 'load the demo data set (ISO 4217 currency codes, several releases)' },
   generate: { run: (args, deps) => import('./generate.ts').then((m) => m.generateCommand(args, deps)), summary: 'write a synthetic, deterministic data set (CSV files and their import order)' },
+  systems: { run: systemsCommand, summary: 'list code systems and their releases, show one, set its name, publisher, URL, license' },
   plans: { run: plansCommand, summary: 'set or list plans (endpoints, rate per minute, monthly allowance)' },
   orgs: { run: orgsCommand, summary: 'create organisations, change their plan, list them' },
   keys: { run: keysCommand, summary: 'create (shown once), revoke or list the API keys of an organisation' },

@@ -71,6 +71,49 @@ export const EXAMPLES = {
     ],
     pagination: { has_more: true, next_cursor: 'WzEsImNvZGVzIiwiIiwiaXNvNDIxNzpBRk4iXQ.5JBNg1xHhn0fdBlHtsQaiA' },
   },
+  searchPage: {
+    data: [
+      {
+        ...codeOf('STN', 'Dobra', 'Currency of São Tomé and Príncipe.', 'Sao Tome and Principe', '930'),
+        release: '2026-01',
+        effective_from: '2018-01-01',
+      },
+    ],
+    pagination: { has_more: false },
+  },
+  system: {
+    object: 'system',
+    id: 'iso4217',
+    name: 'ISO 4217 currency codes',
+    description: 'Codes for the representation of currencies and funds.',
+    url: 'https://www.iso.org/iso-4217-currency-codes.html',
+    publisher: 'ISO',
+    license: null,
+    counts: { active: 177, deprecated: 1, retired: 6 },
+    latest_release: '2026-01',
+    latest_effective_date: '2026-01-01',
+    updated_at: '2026-01-02T09:14:31.205Z',
+  },
+  systemsPage: {
+    data: [] as unknown[],
+    pagination: { has_more: false },
+  },
+  releasesPage: {
+    data: [
+      {
+        object: 'release',
+        system: 'iso4217',
+        id: '2026-01',
+        effective_date: '2026-01-01',
+        mode: 'snapshot',
+        imported_at: '2026-01-02T09:14:31.205Z',
+        counts: { added: 0, revised: 0, retired: 2, reactivated: 0 },
+        first_change_id: 193,
+        last_change_id: 194,
+      },
+    ],
+    pagination: { has_more: false },
+  },
   changesPage: {
     data: [retired(193, 'ANG', '2026-01-01', 'deprecated'), retired(194, 'BGN', '2026-01-01', 'active')],
     pagination: { has_more: true, next_cursor: 'WzEsImNoYW5nZXMiLCJlZmZlY3RpdmVfZnJvbT0yMDI2LTAxLTAxIiwiMjAyNi0wMS0wMSIsMTk0XQ.1VB7N1C8MaM31jartjhMGg' },
@@ -109,7 +152,9 @@ export function errorExamples(endpoint: EndpointName, status: number): Record<st
     ],
     401: [error('invalid_api_key', 'No key, or a malformed, unknown or revoked key', 'The API key is not valid. Send your API key as "Authorization: Bearer <key>" (or "X-API-Key: <key>").')],
     403: [error('endpoint_not_available_on_plan', "The key's plan does not include this endpoint", planRefusal(endpoint))],
-    404: [error('code_not_found', 'No code with this id', 'No code with id "iso4217:XYZ". Ids have the form {system}:{code}, e.g. iso4217:EUR.', 'code_id')],
+    404: endpoint === 'systems.list'
+      ? [error('system_not_found', 'No system with this id', 'No system "iso4218". GET /v1/systems lists the systems.', 'system')]
+      : [error('code_not_found', 'No code with this id', 'No code with id "iso4217:XYZ". Ids have the form {system}:{code}, e.g. iso4217:EUR.', 'code_id')],
     429: [
       error('rate_limit_exceeded', 'Too many requests in this minute', 'More than 600 requests in this minute (pro plan). The limit resets in 19 s, at the start of the next UTC minute.'),
       error('monthly_quota_exceeded', 'The monthly allowance is used up', 'The monthly allowance of 10000 requests of the free plan is used up. It resets at 2026-12-01T00:00:00.000Z (in 833779 s).'),
@@ -119,3 +164,5 @@ export function errorExamples(endpoint: EndpointName, status: number): Record<st
   };
   return Object.fromEntries(byStatus[status] ?? []);
 }
+
+EXAMPLES.systemsPage.data = [EXAMPLES.system];

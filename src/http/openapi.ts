@@ -37,6 +37,11 @@ export function openApiOptions({ publicUrl }: OpenApiSettings): SwaggerOptions {
           description:
             'A change records what one import did to one code: `added`, `revised` (with the fields that changed, their values before and after), `retired` or `reactivated`, on an effective date. Changes are never edited; ids grow in the order they were recorded. Follow the feed to keep a copy of the code set up to date.',
         },
+        {
+          name: 'systems',
+          description:
+            'A system is one code set (`iso4217`, `icd10cm`): its name and publisher, its codes counted by status, and its releases. A release is one import of the system under a name, with its effective date and the range of change ids it wrote, so a code record\'s `release` and a change\'s `release` can be traced to it.',
+        },
       ],
       components: {
         securitySchemes: {

@@ -106,6 +106,53 @@ export const ChangeRecord = Type.Object(
   { additionalProperties: false },
 );
 
+const nullableText = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const SystemRecord = Type.Object(
+  {
+    object: Type.Literal('system'),
+    id: Type.String({ description: 'The system, as in code ids (`{system}:{code}`).', examples: ['iso4217'] }),
+    name: Type.String({ description: 'Its name; the id until the operator sets one.' }),
+    description: nullableText('What it codes; null until set.'),
+    url: nullableText("The publisher's page for it; null until set."),
+    publisher: nullableText('Who publishes it; null until set.'),
+    license: nullableText('Terms of use; null until set.'),
+    counts: Type.Object(
+      { active: count('Active codes.'), deprecated: count('Deprecated codes.'), retired: count('Retired codes.') },
+      { additionalProperties: false },
+    ),
+    latest_release: nullableText('The release imported last.'),
+    latest_effective_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'The latest effective date of its releases.' }),
+    updated_at: Type.String({ format: 'date-time', description: 'When an import or the operator last changed it.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ReleaseRecord = Type.Object(
+  {
+    object: Type.Literal('release'),
+    system: Type.String(),
+    id: Type.String({ description: 'The release name, unique within its system.', examples: ['2026-01'] }),
+    effective_date: Type.String({ format: 'date' }),
+    mode: stringEnum(['snapshot', 'delta'], 'snapshot: the file was the whole system (missing codes retired); delta: only its rows changed. Releases recorded before releases existed say delta.'),
+    imported_at: Type.String({ format: 'date-time' }),
+    counts: Type.Object(
+      { added: count('Codes added.'), revised: count('Codes revised.'), retired: count('Codes retired.'), reactivated: count('Codes reactivated.') },
+      { additionalProperties: false },
+    ),
+    first_change_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Id of its first change; null when it changed nothing.' }),
+    last_change_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Id of its last change; null when it changed nothing.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const PagingQuery = Type.Object({ limit: Type.Optional(Limit), cursor: Type.Optional(Cursor) }, { additionalProperties: false });
+
+export const SystemParams = Type.Object({
+  system: Type.String({ description: 'The system id, e.g. `iso4217`.', examples: ['iso4217'] }),
+});
+
 export function PageOf<S extends TSchema>(item: S, description: string) {
   return Type.Object(
     {
@@ -155,7 +202,7 @@ const ERROR_RESPONSES: Record<number, { description: string; headers: Record<str
   },
   401: { description: '`invalid_api_key`: no key, or a malformed, unknown or revoked key.', headers: { 'Request-Id': REQUEST_ID } },
   403: { description: "`endpoint_not_available_on_plan`: the key's plan does not include this endpoint.", headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
-  404: { description: '`code_not_found`: no code with this id.', headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
+  404: { description: '`code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record.', headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
   429: {
     description: '`rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds.',
     headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER },

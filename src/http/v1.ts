@@ -9,6 +9,8 @@ import { ApiError } from '../errors.ts';
 import { loggableUrl } from './query-keys.ts';
 import { changesRoutes } from './routes/changes.ts';
 import { codesRoutes } from './routes/codes.ts';
+import { searchRoutes } from './routes/search.ts';
+import { systemsRoutes } from './routes/systems.ts';
 import type { EndpointName } from '../domain/access.ts';
 import type { RouteDeps } from './routes/v1-types.ts';
 
@@ -50,7 +52,7 @@ function noRoute(request: FastifyRequest): ApiError {
   }
   return new ApiError('route_not_found', shown);
 }
-const PATHS = ['/codes', '/codes/:code_id', '/codes/:code_id/changes', '/changes'];
+const PATHS = ['/codes', '/codes/search', '/codes/:code_id', '/codes/:code_id/changes', '/changes', '/systems', '/systems/:system', '/systems/:system/releases'];
 
 export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void> {
   const { gate } = deps;
@@ -83,6 +85,8 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
 
   const routeDeps = { store: deps.store, cursors: deps.cursors };
   await app.register(codesRoutes, routeDeps);
+  await app.register(searchRoutes, routeDeps);
+  await app.register(systemsRoutes, routeDeps);
   await app.register(changesRoutes, routeDeps);
 
   for (const url of PATHS) {

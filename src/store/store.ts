@@ -9,6 +9,8 @@
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { JsonText } from '../domain/json-text.ts';
 import type { ChangeRecord, ChangeType, CodeContent, CodeRecord, CodeStatus } from '../domain/records.ts';
+import type { CodeSearchQuery, SearchKey } from './search-walk.ts';
+import type { ReleaseTransaction, SystemsStore } from './systems-store.ts';
 import type { AccessStore, UsageStore } from './access-store.ts';
 import type { DashboardStore } from './dashboard-store.ts';
 import type { KeyLifeStore } from './key-life-store.ts';
@@ -40,6 +42,9 @@ export interface CodeWrite {
   status: CodeStatus;
   hash: string;
   json: string;
+  /** Indexed for search, with the code, in the same transaction. */
+  display: string;
+  definition: string | null;
 }
 
 export interface ChangeWrite {
@@ -52,7 +57,7 @@ export interface ChangeWrite {
 }
 
 /** Operations available inside an import's exclusive transaction. */
-export interface ImportTransaction {
+export interface ImportTransaction extends ReleaseTransaction {
   /** code_id (the row's key) → content hash and status, for every code of the system. */
   codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>>;
   /**
@@ -82,6 +87,10 @@ export interface Store {
   codeJson(id: string): Promise<JsonText<CodeRecord> | null>;
   codeExists(id: string): Promise<boolean>;
   pageChanges(query: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>>;
+  /** Systems and their releases. */
+  readonly systems: SystemsStore;
+  /** A page of codes matching a search, in its four groups (see search-walk.ts). */
+  searchCodes(query: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>>;
   countCodes(): Promise<number>;
 
   /**

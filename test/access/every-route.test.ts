@@ -22,6 +22,13 @@ interface Route {
 /** Besides every documented operation: a missing code, paths and methods that route nowhere. */
 const EXTRA: Route[] = [
   { method: 'GET', url: '/v1/codes/demo:NOPE', ok: 404, okCode: 'code_not_found' },
+  { method: 'GET', url: '/v1/codes/search?q=alp', ok: 200 },
+  { method: 'GET', url: '/v1/systems', ok: 200 },
+  { method: 'GET', url: '/v1/systems/demo', ok: 200 },
+  { method: 'GET', url: '/v1/systems/demo/releases', ok: 200 },
+  { method: 'GET', url: '/v1/systems/nope', ok: 404, okCode: 'system_not_found' },
+  { method: 'POST', url: '/v1/codes/search?q=alp', ok: 405, okCode: 'method_not_allowed' },
+  { method: 'DELETE', url: '/v1/systems/demo', ok: 405, okCode: 'method_not_allowed' },
   { method: 'GET', url: '/v1/no-such-route', ok: 404, okCode: 'route_not_found' },
   { method: 'GET', url: '/v1', ok: 404, okCode: 'route_not_found' },
   { method: 'DELETE', url: '/v1/codes', ok: 405, okCode: 'method_not_allowed' },

@@ -15,6 +15,10 @@ const OPERATIONS: Record<string, { path: string; params: string[] }> = {
   getCode: { path: '/v1/codes/{code_id}', params: ['code_id'] },
   listChanges: { path: '/v1/changes', params: ['code_id', 'cursor', 'effective_from', 'effective_to', 'limit', 'system', 'type'] },
   listCodeChanges: { path: '/v1/codes/{code_id}/changes', params: ['code_id', 'cursor', 'effective_from', 'effective_to', 'limit', 'type'] },
+  searchCodes: { path: '/v1/codes/search', params: ['cursor', 'limit', 'q', 'status', 'system'] },
+  listSystems: { path: '/v1/systems', params: ['cursor', 'limit'] },
+  getSystem: { path: '/v1/systems/{system}', params: ['system'] },
+  listReleases: { path: '/v1/systems/{system}/releases', params: ['cursor', 'limit', 'system'] },
 };
 const KEY = 'svc_live_' + 'q'.repeat(32);
 
@@ -48,7 +52,7 @@ function refsIn(value: unknown, out: string[] = []): string[] {
 }
 
 describe('GET /openapi.json', () => {
-  test('is an OpenAPI 3.1 document of exactly the four /v1 endpoints', () => {
+  test('is an OpenAPI 3.1 document of exactly the /v1 endpoints', () => {
     assert.equal(doc.openapi, '3.1.0');
     assert.ok(doc.info.title.length > 0 && doc.info.version.length > 0);
     assert.equal(typeof doc.components, 'object');
@@ -60,10 +64,10 @@ describe('GET /openapi.json', () => {
       assert.equal(op.operationId, id);
       assert.deepEqual((op.parameters ?? []).map((p) => p.name).sort(), params, id);
       for (const p of op.parameters ?? []) {
-        assert.equal(p.in, p.name === 'code_id' && path.includes('{code_id}') ? 'path' : 'query', `${id} ${p.name}`);
-        assert.equal(p.required ?? false, p.in === 'path', `${id} ${p.name} required`);
+        assert.equal(p.in, path.includes(`{${p.name}}`) ? 'path' : 'query', `${id} ${p.name}`);
+        assert.equal(p.required ?? false, p.in === 'path' || p.name === 'q', `${id} ${p.name} required`);
       }
-      const statuses = ['200', '400', '401', '403', '429', '500', '503', ...(path.includes('{code_id}') ? ['404'] : [])];
+      const statuses = ['200', '400', '401', '403', '429', '500', '503', ...(/\{(code_id|system)\}/.test(path) ? ['404'] : [])];
       for (const status of statuses) {
         assert.ok(schemaOf(op, status), `${id} documents a JSON ${status}`);
         assert.equal(typeof op.responses[status]!.description, 'string');
@@ -105,7 +109,7 @@ describe('the guide and the examples', () => {
     assert.match(guide, /RateLimit-Policy: "minute";q=\d+;w=60/);
     for (const code of ERROR_CODES) assert.ok(guide.includes(`\`${code}\``), `the guide's error table lists ${code}`);
     const tags = doc.tags ?? [];
-    assert.deepEqual(tags.map((t) => t.name), ['codes', 'changes']);
+    assert.deepEqual(tags.map((t) => t.name), ['codes', 'changes', 'systems']);
     for (const tag of tags) assert.ok(tag.description.length > 80, `tag ${tag.name} is described`);
   });
 

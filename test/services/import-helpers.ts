@@ -10,7 +10,10 @@ import { tempDir } from '../helpers/context.ts';
 export interface ImportFixture {
   store: Store;
   dir: string;
-  /** Writes text to a file and imports it; defaults: system t, csv, delta, release r1, 2024-01-01. */
+  /**
+   * Writes text to a file and imports it; defaults: system t, csv, delta, 2024-01-01, and a release
+   * name of its own (r1 for the fixture's first import, r2 for its second…), as a release changes codes once.
+   */
   importText(text: string, request?: Partial<Omit<ImportRequest, 'file'>>, options?: ImportOptions): Promise<ImportSummary>;
   codes(): Promise<CodeRecord[]>;
   code(id: string): Promise<CodeRecord | null>;
@@ -29,6 +32,7 @@ export function openImportFixture(): ImportFixture {
 
 /** The fixture over any store; `dir` holds the files it imports and is removed by close(), after `cleanup`. */
 export function importFixture(store: Store, dir: string, cleanup: () => Promise<void>): ImportFixture {
+  let imports = 0;
   const fixture: ImportFixture = {
     store,
     dir,
@@ -38,7 +42,7 @@ export function importFixture(store: Store, dir: string, cleanup: () => Promise<
       writeFileSync(file, text);
       return runImport(
         store,
-        { system: 't', release: 'r1', effectiveDate: '2024-01-01', format, mode: 'delta', ...request, file },
+        { system: 't', release: `r${++imports}`, effectiveDate: '2024-01-01', format, mode: 'delta', ...request, file },
         options,
       );
     },

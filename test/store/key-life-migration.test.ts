@@ -44,7 +44,7 @@ test('SQLite: a database at version 4 migrates, and its keys keep working', asyn
   const path = join(dir, 'old.db');
   try {
     const db = new DatabaseSync(path);
-    for (const sql of SQLITE_MIGRATIONS.slice(0, BEFORE)) db.exec(sql);
+    for (const sql of SQLITE_MIGRATIONS.slice(0, BEFORE)) db.exec(sql as string);
     db.exec(`PRAGMA user_version = ${BEFORE}`);
     for (const sql of ROWS) db.exec(sql.replace('%TRUE%', '1'));
     db.close();

@@ -1,6 +1,6 @@
 /** The client: its settings, its resources, and the last rate-limit state it saw. */
 import type { RateLimitState } from './rate-limit.ts';
-import { Changes, Codes, Core } from './resources.ts';
+import { Changes, Codes, Core, Systems } from './resources.ts';
 import { environmentVariable, inBrowser } from './runtime.ts';
 import { Transport, type FetchLike, type QueryValue } from './transport.ts';
 import type { RequestOptions } from './types.ts';
@@ -61,10 +61,12 @@ function checkedApiKey(value: string | undefined): string {
 }
 
 export class Codebook {
-  /** Codes: get, list, changes. */
+  /** Codes: get, list, search, changes. */
   readonly codes: Codes;
   /** The change feed: list, follow. */
   readonly changes: Changes;
+  /** Systems: list, get, releases. */
+  readonly systems: Systems;
   readonly #transport: Transport;
 
   constructor(options: CodebookOptions = {}) {
@@ -91,6 +93,7 @@ export class Codebook {
     const core = new Core(this.#transport);
     this.codes = new Codes(core);
     this.changes = new Changes(core);
+    this.systems = new Systems(core);
   }
 
   get baseUrl(): string {

@@ -35,7 +35,7 @@ export { ChangeFeed, type FollowOptions } from './follow.ts';
 export { OPERATIONS } from './operations.ts';
 export { PageRequest } from './page.ts';
 export type { RateLimitState, RateLimitWindow } from './rate-limit.ts';
-export type { Changes, Codes } from './resources.ts';
+export type { Changes, Codes, Systems } from './resources.ts';
 export type { FetchLike } from './transport.ts';
 export type {
   Change,
@@ -46,6 +46,12 @@ export type {
   GetCodeParams,
   ListChangesParams,
   ListCodeChangesParams,
+  SearchCodesParams,
+  ListSystemsParams,
+  GetSystemParams,
+  ListReleasesParams,
+  System,
+  Release,
   ListCodesParams,
   Page,
   RequestOptions,

@@ -19,6 +19,10 @@ export const OPERATIONS = {
   getCode: { method: 'GET', path: '/v1/codes/{code_id}', clientMethod: 'codes.get' },
   listCodeChanges: { method: 'GET', path: '/v1/codes/{code_id}/changes', clientMethod: 'codes.changes' },
   listChanges: { method: 'GET', path: '/v1/changes', clientMethod: 'changes.list' },
+  searchCodes: { method: 'GET', path: '/v1/codes/search', clientMethod: 'codes.search' },
+  listSystems: { method: 'GET', path: '/v1/systems', clientMethod: 'systems.list' },
+  getSystem: { method: 'GET', path: '/v1/systems/{system}', clientMethod: 'systems.get' },
+  listReleases: { method: 'GET', path: '/v1/systems/{system}/releases', clientMethod: 'systems.releases' },
 } as const satisfies Record<OperationId, OperationEntry>;
 
 /** The path of an operation with its parameters filled in, each percent-encoded (a `/` in a code becomes %2F). */

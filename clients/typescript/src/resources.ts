@@ -17,6 +17,12 @@ import type {
   ListChangesParams,
   ListCodeChangesParams,
   ListCodesParams,
+  GetSystemParams,
+  ListReleasesParams,
+  ListSystemsParams,
+  Release,
+  SearchCodesParams,
+  System,
   OperationId,
   ParamsOf,
   RequestOptions,
@@ -69,6 +75,14 @@ export class Codes {
     return this.#core.list('listCodes', {}, params);
   }
 
+  /**
+   * GET /v1/codes/search: codes matching q (case and accents ignored, words as typed): the code
+   * equal to q first, then codes starting with it, displays starting with it, and other matches.
+   */
+  search(q: string, params?: SearchCodesParams): PageRequest<Code> {
+    return this.#core.list('searchCodes', {}, { ...params, q });
+  }
+
   /** GET /v1/codes/{code_id}/changes: what happened to one code, in feed order. */
   changes(codeId: string, params?: ListCodeChangesParams): PageRequest<Change> {
     return this.#core.list('listCodeChanges', { code_id: codeId }, params);
@@ -93,5 +107,27 @@ export class Changes {
    */
   follow(options: FollowOptions = {}): ChangeFeed {
     return new ChangeFeed((params) => this.#core.list('listChanges', {}, params), options);
+  }
+}
+
+export class Systems {
+  readonly #core: Core;
+  constructor(core: Core) {
+    this.#core = core;
+  }
+
+  /** GET /v1/systems: the code systems, by id. */
+  list(params?: ListSystemsParams): PageRequest<System> {
+    return this.#core.list('listSystems', {}, params);
+  }
+
+  /** GET /v1/systems/{system}: one system; SystemNotFoundError when there is none. */
+  get(system: string, params?: GetSystemParams): Promise<System> {
+    return this.#core.one('getSystem', { system }, params);
+  }
+
+  /** GET /v1/systems/{system}/releases: its releases in import order. */
+  releases(system: string, params?: ListReleasesParams): PageRequest<Release> {
+    return this.#core.list('listReleases', { system }, params);
   }
 }

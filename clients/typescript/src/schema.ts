@@ -45,6 +45,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/codes/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search codes
+         * @description Codes matching `q`, case- and accent-insensitive (`sao tome` finds São Tomé), as you type (`diab mell` finds Diabetes mellitus). Results come in four groups: the code equals q; the code starts with q (by code); the display starts with q (by display); every other match (in the order the codes were first imported). Each group is read in that fixed order, so paging has no depth limit and a deep page costs what the first one costs.
+         */
+        get: operations["searchCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/systems": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List systems
+         * @description Pages through the code systems, ordered by id, with their counts of codes by status and their latest release.
+         */
+        get: operations["listSystems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/systems/{system}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one system
+         * @description One code system: its name and publisher, its codes counted by status, its latest release.
+         */
+        get: operations["getSystem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/systems/{system}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a system's releases
+         * @description The releases of one system in the order they were imported, each with its effective date, mode, counts of changes and the range of change ids it wrote.
+         */
+        get: operations["listReleases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/changes": {
         parameters: {
             query?: never;
@@ -238,7 +318,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -263,7 +343,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -292,7 +372,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -323,7 +403,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -348,7 +428,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -375,7 +455,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -492,7 +572,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -517,7 +597,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -546,7 +626,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -557,7 +637,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found`: no code with this id. */
+            /** @description `code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -575,7 +655,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -606,7 +686,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -631,7 +711,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -658,7 +738,1128 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    searchCodes: {
+        parameters: {
+            query: {
+                /**
+                 * @description The text to search for, 200 characters at most once trimmed. Case and accents are ignored. A code matches when every word of q starts a word of its code, display or definition, or when q (punctuation kept) starts its code.
+                 * @example sao tome
+                 */
+                q: string;
+                /** @description Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200. */
+                limit?: number;
+                /** @description The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it. */
+                cursor?: string;
+                /** @description Only codes of this system. */
+                system?: string;
+                /** @description Only codes with this status. */
+                status?: "active" | "deprecated" | "retired";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching codes. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "code",
+                     *           "id": "iso4217:STN",
+                     *           "system": "iso4217",
+                     *           "code": "STN",
+                     *           "display": "Dobra",
+                     *           "definition": "Currency of São Tomé and Príncipe.",
+                     *           "status": "active",
+                     *           "parents": [],
+                     *           "attributes": {
+                     *             "entities": "Sao Tome and Principe",
+                     *             "minor_unit": "2",
+                     *             "numeric_code": "930"
+                     *           },
+                     *           "release": "2026-01",
+                     *           "effective_from": "2018-01-01",
+                     *           "updated_at": "2026-01-02T09:14:30.923Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            object: "code";
+                            /**
+                             * @description `{system}:{code}`; immutable.
+                             * @example iso4217:EUR
+                             */
+                            id: string;
+                            system: string;
+                            /** @description As published, case kept. */
+                            code: string;
+                            display: string;
+                            definition: string | null;
+                            /**
+                             * @description Lifecycle status of the code.
+                             * @enum {string}
+                             */
+                            status: "active" | "deprecated" | "retired";
+                            /** @description code_ids of the parent codes. */
+                            parents: string[];
+                            /** @description Every other column of the source. */
+                            attributes: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            /** @description The release that last changed this record. */
+                            release: string;
+                            /**
+                             * Format: date
+                             * @description Effective date of the change that added it.
+                             */
+                            effective_from: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last wrote it.
+                             */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            /** @description true when further records exist after this page. */
+                            has_more: boolean;
+                            /** @description Present only when has_more is true: send it as cursor to get the next page. */
+                            next_cursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSystems: {
+        parameters: {
+            query?: {
+                /** @description Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200. */
+                limit?: number;
+                /** @description The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of systems. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "system",
+                     *           "id": "iso4217",
+                     *           "name": "ISO 4217 currency codes",
+                     *           "description": "Codes for the representation of currencies and funds.",
+                     *           "url": "https://www.iso.org/iso-4217-currency-codes.html",
+                     *           "publisher": "ISO",
+                     *           "license": null,
+                     *           "counts": {
+                     *             "active": 177,
+                     *             "deprecated": 1,
+                     *             "retired": 6
+                     *           },
+                     *           "latest_release": "2026-01",
+                     *           "latest_effective_date": "2026-01-01",
+                     *           "updated_at": "2026-01-02T09:14:31.205Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            object: "system";
+                            /**
+                             * @description The system, as in code ids (`{system}:{code}`).
+                             * @example iso4217
+                             */
+                            id: string;
+                            /** @description Its name; the id until the operator sets one. */
+                            name: string;
+                            /** @description What it codes; null until set. */
+                            description: string | null;
+                            /** @description The publisher's page for it; null until set. */
+                            url: string | null;
+                            /** @description Who publishes it; null until set. */
+                            publisher: string | null;
+                            /** @description Terms of use; null until set. */
+                            license: string | null;
+                            counts: {
+                                /** @description Active codes. */
+                                active: number;
+                                /** @description Deprecated codes. */
+                                deprecated: number;
+                                /** @description Retired codes. */
+                                retired: number;
+                            };
+                            /** @description The release imported last. */
+                            latest_release: string | null;
+                            /** @description The latest effective date of its releases. */
+                            latest_effective_date: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When an import or the operator last changed it.
+                             */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            /** @description true when further records exist after this page. */
+                            has_more: boolean;
+                            /** @description Present only when has_more is true: send it as cursor to get the next page. */
+                            next_cursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The system id, e.g. `iso4217`.
+                 * @example iso4217
+                 */
+                system: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The system. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "system",
+                     *       "id": "iso4217",
+                     *       "name": "ISO 4217 currency codes",
+                     *       "description": "Codes for the representation of currencies and funds.",
+                     *       "url": "https://www.iso.org/iso-4217-currency-codes.html",
+                     *       "publisher": "ISO",
+                     *       "license": null,
+                     *       "counts": {
+                     *         "active": 177,
+                     *         "deprecated": 1,
+                     *         "retired": 6
+                     *       },
+                     *       "latest_release": "2026-01",
+                     *       "latest_effective_date": "2026-01-01",
+                     *       "updated_at": "2026-01-02T09:14:31.205Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "system";
+                        /**
+                         * @description The system, as in code ids (`{system}:{code}`).
+                         * @example iso4217
+                         */
+                        id: string;
+                        /** @description Its name; the id until the operator sets one. */
+                        name: string;
+                        /** @description What it codes; null until set. */
+                        description: string | null;
+                        /** @description The publisher's page for it; null until set. */
+                        url: string | null;
+                        /** @description Who publishes it; null until set. */
+                        publisher: string | null;
+                        /** @description Terms of use; null until set. */
+                        license: string | null;
+                        counts: {
+                            /** @description Active codes. */
+                            active: number;
+                            /** @description Deprecated codes. */
+                            deprecated: number;
+                            /** @description Retired codes. */
+                            retired: number;
+                        };
+                        /** @description The release imported last. */
+                        latest_release: string | null;
+                        /** @description The latest effective date of its releases. */
+                        latest_effective_date: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When an import or the operator last changed it.
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record. */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listReleases: {
+        parameters: {
+            query?: {
+                /** @description Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200. */
+                limit?: number;
+                /** @description The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The system id, e.g. `iso4217`.
+                 * @example iso4217
+                 */
+                system: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of releases. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "release",
+                     *           "system": "iso4217",
+                     *           "id": "2026-01",
+                     *           "effective_date": "2026-01-01",
+                     *           "mode": "snapshot",
+                     *           "imported_at": "2026-01-02T09:14:31.205Z",
+                     *           "counts": {
+                     *             "added": 0,
+                     *             "revised": 0,
+                     *             "retired": 2,
+                     *             "reactivated": 0
+                     *           },
+                     *           "first_change_id": 193,
+                     *           "last_change_id": 194
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            object: "release";
+                            system: string;
+                            /**
+                             * @description The release name, unique within its system.
+                             * @example 2026-01
+                             */
+                            id: string;
+                            /** Format: date */
+                            effective_date: string;
+                            /**
+                             * @description snapshot: the file was the whole system (missing codes retired); delta: only its rows changed. Releases recorded before releases existed say delta.
+                             * @enum {string}
+                             */
+                            mode: "snapshot" | "delta";
+                            /** Format: date-time */
+                            imported_at: string;
+                            counts: {
+                                /** @description Codes added. */
+                                added: number;
+                                /** @description Codes revised. */
+                                revised: number;
+                                /** @description Codes retired. */
+                                retired: number;
+                                /** @description Codes reactivated. */
+                                reactivated: number;
+                            };
+                            /** @description Id of its first change; null when it changed nothing. */
+                            first_change_id: number | null;
+                            /** @description Id of its last change; null when it changed nothing. */
+                            last_change_id: number | null;
+                        }[];
+                        pagination: {
+                            /** @description true when further records exist after this page. */
+                            has_more: boolean;
+                            /** @description Present only when has_more is true: send it as cursor to get the next page. */
+                            next_cursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record. */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -837,7 +2038,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -862,7 +2063,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -891,7 +2092,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -922,7 +2123,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -947,7 +2148,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -974,7 +2175,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1158,7 +2359,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1183,7 +2384,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1212,7 +2413,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1223,7 +2424,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found`: no code with this id. */
+            /** @description `code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1241,7 +2442,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1272,7 +2473,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1297,7 +2498,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1324,7 +2525,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */

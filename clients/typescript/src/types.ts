@@ -25,6 +25,12 @@ export type Code = ResponseOf<'getCode'>;
 /** A change record (the items of `GET /v1/changes` and `GET /v1/codes/{code_id}/changes`). */
 export type Change = ItemOf<'listChanges'>;
 
+/** A system record (`GET /v1/systems/{system}`, and the items of `GET /v1/systems`). */
+export type System = ResponseOf<'getSystem'>;
+
+/** A release record (the items of `GET /v1/systems/{system}/releases`). */
+export type Release = ItemOf<'listReleases'>;
+
 export type CodeStatus = Code['status'];
 export type ChangeType = Change['type'];
 
@@ -35,6 +41,11 @@ export type GetCodeParams = ParamsOf<'getCode'>;
 export type ListCodesParams = ParamsOf<'listCodes'>;
 export type ListChangesParams = ParamsOf<'listChanges'>;
 export type ListCodeChangesParams = ParamsOf<'listCodeChanges'>;
+/** The parameters of a search besides q. */
+export type SearchCodesParams = Omit<ParamsOf<'searchCodes'>, 'q'>;
+export type ListSystemsParams = ParamsOf<'listSystems'>;
+export type GetSystemParams = ParamsOf<'getSystem'>;
+export type ListReleasesParams = ParamsOf<'listReleases'>;
 
 /** The body of every error answer. */
 export type ErrorBody = Json<operations['listCodes']['responses'][400]>;

@@ -73,3 +73,16 @@ export function refuseMassRetirement(req: ImportRequest, changes: readonly { typ
     );
   }
 }
+
+/**
+ * A release name names one import of a system. Importing it again is fine
+ * while it changes nothing (the same file twice); a correction that changes
+ * codes gets a name of its own, as publishers name corrected releases.
+ */
+export function refuseReusedRelease(req: ImportRequest, releaseKnown: boolean, changes: number): void {
+  if (!releaseKnown || changes === 0) return;
+  throw new ImportRejected(
+    `release "${req.release}" of system ${req.system} was imported before, and this file would change ${changes} code(s); ` +
+      `import it under a new release name (e.g. "${req.release}-1"); nothing was imported`,
+  );
+}

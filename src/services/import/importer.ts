@@ -8,7 +8,8 @@ import type { ChangeRecord, ChangeType, CodeContent, CodeRecord, ContentField } 
 import { codeOfStoredId, DamagedRecordError } from '../../store/stored-code.ts';
 import type { ChangeWrite, CodeWrite, ImportTransaction, Store, StoredCode } from '../../store/store.ts';
 import { changedFields, changeTypeOf, compareBinary, contentHash, pick } from './diff.ts';
-import { refuseBackdating, refuseBadParents, refuseMassRetirement } from './guards.ts';
+import { refuseBackdating, refuseBadParents, refuseMassRetirement, refuseReusedRelease } from './guards.ts';
+import type { CodeCounts } from '../../store/systems-store.ts';
 import { parseImportFile, type ImportRow } from './parse.ts';
 import { ImportRejected, validateRequest, type ImportMode, type ImportRequest } from './request.ts';
 
@@ -150,6 +151,8 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
 
   await refuseBackdating(tx, req, changes.length);
   refuseMassRetirement(req, changes, current);
+  const releaseKnown = await tx.releaseExists(req.system, req.release);
+  refuseReusedRelease(req, releaseKnown, changes.length);
   const feedLatest = changes.length > 0 ? await tx.latestEffectiveDate(null) : null;
 
   let nextId = await tx.nextChangeId();
@@ -174,7 +177,7 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
       effective_from: p.previous ? p.previous.effectiveFrom : req.effectiveDate,
       updated_at: now,
     };
-    codeWrites.push({ id: p.id, system: req.system, code: p.code, status: record.status, hash: contentHash(p.content), json: JSON.stringify(record) });
+    codeWrites.push({ id: p.id, system: req.system, code: p.code, status: record.status, hash: contentHash(p.content), json: JSON.stringify(record), display: record.display, definition: record.definition });
     if (repair) {
       counts.repaired++;
       continue;
@@ -204,6 +207,20 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
     progress('write', Math.min(start + WRITE_CHUNK, codeWrites.length), codeWrites.length);
   }
 
+  if (!releaseKnown) {
+    await tx.recordRelease({
+      system: req.system,
+      id: req.release,
+      effectiveDate: req.effectiveDate,
+      mode: req.mode,
+      importedAt: now,
+      counts: { added: counts.added, revised: counts.revised, retired: counts.retired, reactivated: counts.reactivated },
+      firstChangeId,
+      lastChangeId: firstChangeId === null ? null : nextId - 1,
+      codeCounts: codeCountsAfter(current, pending),
+    });
+  }
+
   return {
     system: req.system,
     release: req.release,
@@ -225,4 +242,14 @@ async function readStored(tx: ImportTransaction, ids: string[]): Promise<Map<str
   for (const stored of await tx.codesById(ids)) found.set(stored.id, stored);
   for (const id of ids) if (!found.has(id)) throw new DamagedRecordError(id, 'it is listed for its system but its record cannot be read back');
   return found;
+}
+
+/** The system's codes by status once the import applies. */
+function codeCountsAfter(current: Map<string, { status: CodeContent['status'] }>, pending: Pending[]): CodeCounts {
+  const statusOf = new Map<string, CodeContent['status']>();
+  for (const [id, state] of current) statusOf.set(id, state.status);
+  for (const p of pending) statusOf.set(p.id, p.content.status);
+  const counts: CodeCounts = { active: 0, deprecated: 0, retired: 0 };
+  for (const status of statusOf.values()) counts[status]++;
+  return counts;
 }

@@ -4,6 +4,10 @@ import type { CodeStatus } from '../../domain/records.ts';
 import type { ChangeWrite, CodeWrite, ImportTransaction, StoredCode } from '../store.ts';
 import { storedCodeFromRow } from '../stored-code.ts';
 import { arrays, exec } from './pg-client.ts';
+import { searchRowOf } from '../search-walk.ts';
+import { writeSearchRows } from './search.ts';
+import { PostgresReleaseTransaction } from './systems.ts';
+import type { ReleaseWrite } from '../systems-store.ts';
 
 /** Rows per INSERT … SELECT FROM unnest(…): large enough to amortise the round trip. */
 const CHUNK = 5_000;
@@ -17,8 +21,18 @@ function chunks<T>(items: T[]): T[][] {
 export class PostgresImportTransaction implements ImportTransaction {
   private readonly client: pg.Client;
 
+  private readonly releases: PostgresReleaseTransaction;
   constructor(client: pg.Client) {
     this.client = client;
+    this.releases = new PostgresReleaseTransaction(client);
+  }
+
+  releaseExists(system: string, name: string): Promise<boolean> {
+    return this.releases.releaseExists(system, name);
+  }
+
+  recordRelease(release: ReleaseWrite): Promise<void> {
+    return this.releases.recordRelease(release);
   }
 
   async codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>> {
@@ -78,6 +92,7 @@ export class PostgresImportTransaction implements ImportTransaction {
          ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
         [part.map((c) => c.id), part.map((c) => c.system), part.map((c) => c.code), part.map((c) => c.status), part.map((c) => c.hash), part.map((c) => c.json)],
       );
+      await writeSearchRows(this.client, part.map(searchRowOf));
     }
   }
 }

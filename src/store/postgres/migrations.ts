@@ -5,9 +5,16 @@
  * is applied in its own transaction (all or nothing).
  */
 import { KEY_LIFE_POSTGRES } from './key-life-migration.ts';
+import type pg from 'pg';
 import { exec, LOCK_KEY_SQL, rows, withOwnConnection, type PoolOptions } from './pg-client.ts';
+import { indexExistingCodes, POSTGRES_SEARCH_SCHEMA } from './search.ts';
+import { POSTGRES_SYSTEMS_SCHEMA } from './systems.ts';
+import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradePostgres } from '../plan-upgrade.ts';
 
-export const POSTGRES_MIGRATIONS: readonly string[] = [
+/** SQL, or a function for a migration that must compute in JavaScript (it runs in the same transaction). */
+export type PostgresMigration = string | ((client: pg.Client) => Promise<void>);
+
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // 1: settings, codes, changes
   `
   CREATE TABLE settings (
@@ -170,10 +177,19 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `,
   // 5: keys through their life: expiry (and a roll's grace), exposures, organisation settings, request log
   KEY_LIFE_POSTGRES,
+  // 6: search: folded code and display, and the words of each code, built for the codes already stored;
+  //    systems and releases, built from the codes and changes stored;
+  //    plans that had every endpoint get codes.search and systems.list
+  async (client) => {
+    await client.query(POSTGRES_SYSTEMS_SCHEMA);
+    await client.query(POSTGRES_SEARCH_SCHEMA);
+    await indexExistingCodes(client);
+    await client.query(planUpgradePostgres(BEFORE_SEARCH, ADDED_WITH_SEARCH));
+  },
 ];
 
 /** Runs on a connection of its own, without the requests' statement timeout: a migration may take long. */
-export async function migratePostgres(connection: PoolOptions, migrations: readonly string[] = POSTGRES_MIGRATIONS): Promise<number> {
+export async function migratePostgres(connection: PoolOptions, migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS): Promise<number> {
   return withOwnConnection(connection, async (client, markBroken) => {
     try {
       await exec(client, `SELECT pg_advisory_lock(${LOCK_KEY_SQL})`, [':codebook.migrate']);
@@ -189,7 +205,9 @@ export async function migratePostgres(connection: PoolOptions, migrations: reado
           if (applied.has(version)) continue;
           await exec(client, 'BEGIN');
           try {
-            await client.query(migrations[i]!);
+            const migration = migrations[i]!;
+            if (typeof migration === 'string') await client.query(migration);
+            else await migration(client);
             await exec(client, 'INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
             await exec(client, 'COMMIT');
             count++;

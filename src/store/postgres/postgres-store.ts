@@ -25,6 +25,9 @@ import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
 import { PostgresSql } from './sql.ts';
 import { PostgresImportTransaction } from './import-transaction.ts';
 import { migratePostgres } from './migrations.ts';
+import { searchPostgres } from './search.ts';
+import { PostgresSystemsStore } from './systems.ts';
+import type { CodeSearchQuery, SearchKey } from '../search-walk.ts';
 import { arrays, createPool, exec, inTransaction, LOCK_KEY_SQL, rows, storeError, withOwnConnection, type PoolOptions, type Value } from './pg-client.ts';
 
 export interface PostgresStoreOptions extends PoolOptions {
@@ -41,6 +44,7 @@ export class PostgresStore implements Store {
   readonly usage: PostgresAccessStore;
   readonly dashboard: SqlDashboardStore;
   readonly keyLife: PostgresKeyLifeStore;
+  readonly systems: PostgresSystemsStore;
   private readonly importWaitMs: number;
   private readonly connection: PoolOptions;
 
@@ -51,6 +55,7 @@ export class PostgresStore implements Store {
     this.access = this.usage = new PostgresAccessStore(pool);
     this.dashboard = new SqlDashboardStore(new PostgresSql(pool));
     this.keyLife = new PostgresKeyLifeStore(pool);
+    this.systems = new PostgresSystemsStore(pool);
   }
 
   /** Connects and brings the schema up to date (safe with many instances starting at once). */
@@ -77,6 +82,10 @@ export class PostgresStore implements Store {
     if (q.status !== null) where.push(`status = $${values.push(q.status)}`);
     const found = await arrays<[string, string]>(this.pool, `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $2`, values);
     return toRawPage<CodeRecord, [string, string], string>(found, q.limit, 1, (row) => row[0]);
+  }
+
+  async searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
+    return searchPostgres(this.pool, q);
   }
 
   async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {

@@ -5,8 +5,14 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
+import { indexExistingCodes, SQLITE_SEARCH_SCHEMA } from './search.ts';
+import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
+import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
 
-export const SQLITE_MIGRATIONS: readonly string[] = [
+/** SQL, or a function for a migration that must compute in JavaScript (it runs in the same transaction). */
+export type SqliteMigration = string | ((db: DatabaseSync) => void);
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // 1: settings, codes, changes
   `
   CREATE TABLE settings (
@@ -153,6 +159,15 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE limit_counters RENAME COLUMN window TO window_key;
   `,
+  // 7: search: folded code and display, and an FTS5 index of words, built for the codes already stored;
+  //    systems and releases, built from the codes and changes stored;
+  //    plans that had every endpoint get codes.search and systems.list
+  (db) => {
+    db.exec(SQLITE_SYSTEMS_SCHEMA);
+    db.exec(SQLITE_SEARCH_SCHEMA);
+    indexExistingCodes(db);
+    db.exec(planUpgradeSqlite(BEFORE_SEARCH, ADDED_WITH_SEARCH));
+  },
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {
@@ -162,7 +177,9 @@ export function migrateSqlite(db: DatabaseSync): void {
     try {
       const current = version();
       if (current < SQLITE_MIGRATIONS.length) {
-        db.exec(SQLITE_MIGRATIONS[current]!);
+        const migration = SQLITE_MIGRATIONS[current]!;
+        if (typeof migration === 'string') db.exec(migration);
+        else migration(db);
         db.exec(`PRAGMA user_version = ${current + 1}`);
       }
       db.exec('COMMIT');

@@ -29,6 +29,11 @@ import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
 import { SqliteSql } from './sql.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
+import { searchSqlite, SqliteSearchIndexer } from './search.ts';
+import type { CodeSearchQuery, SearchKey } from '../search-walk.ts';
+import { searchRowOf } from '../search-walk.ts';
+import { SqliteReleaseTransaction, SqliteSystemsStore } from './systems.ts';
+import type { ReleaseWrite } from '../systems-store.ts';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -53,6 +58,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   readonly usage: SqliteAccessStore;
   readonly dashboard: SqlDashboardStore;
   readonly keyLife: SqliteKeyLifeStore;
+  readonly systems: SqliteSystemsStore;
   private readonly dataVersion: StatementSync;
 
   constructor(options: SqliteStoreOptions) {
@@ -65,6 +71,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.access = this.usage = new SqliteAccessStore(sql);
     this.dashboard = new SqlDashboardStore(sql);
     this.keyLife = new SqliteKeyLifeStore(this.db);
+    this.systems = new SqliteSystemsStore(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
   }
@@ -87,6 +94,10 @@ export class SqliteStore extends SqliteStatements implements Store {
     const sql = `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $limit`;
     const rows = this.arrays(sql).all(params) as unknown as [string, string][];
     return toRawPage<CodeRecord, [string, string], string>(rows, q.limit, 1, (row) => row[0]);
+  }
+
+  async searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
+    return searchSqlite({ arrays: (sql) => this.arrays(sql) }, q);
   }
 
   async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
@@ -213,8 +224,19 @@ function whereClause(conditions: string[]): string {
 class SqliteImportTransaction implements ImportTransaction {
   private readonly db: DatabaseSync;
   private codeById: StatementSync | null = null;
+  private search: SqliteSearchIndexer | null = null;
+  private readonly releases: SqliteReleaseTransaction;
   constructor(db: DatabaseSync) {
     this.db = db;
+    this.releases = new SqliteReleaseTransaction(db);
+  }
+
+  releaseExists(system: string, name: string): Promise<boolean> {
+    return this.releases.releaseExists(system, name);
+  }
+
+  recordRelease(release: ReleaseWrite): Promise<void> {
+    return this.releases.recordRelease(release);
   }
 
   async codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>> {
@@ -262,6 +284,10 @@ class SqliteImportTransaction implements ImportTransaction {
       `INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
     );
-    for (const c of codes) stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
+    this.search ??= new SqliteSearchIndexer(this.db);
+    for (const c of codes) {
+      stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
+      this.search.write(searchRowOf(c));
+    }
   }
 }

@@ -1,0 +1,71 @@
+/**
+ * The text that search compares: case folded, accents removed, compatibility
+ * forms decomposed (NFKD), whitespace collapsed. The importer stores it for
+ * every record and queries are folded the same way, so `sao tome` finds
+ * `São Tomé` and `MULLER` finds `Müller`.
+ */
+
+/** Case folding beyond toLowerCase: the mappings where full folding differs from lower case. */
+const FOLD_EXTRA: Record<string, string> = { 'ß': 'ss', 'ς': 'σ' };
+const EXTRA_PATTERN = /[ßς]/g;
+/** Longer words are indexed and searched by their first this many characters (PostgreSQL caps a lexeme at 2 KiB). */
+export const MAX_WORD_LENGTH = 100;
+const MARKS = /\p{M}+/gu;
+const SPACES = /\s+/gu;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Folded text, punctuation kept: what a code or display is compared as. */
+export function foldText(text: string): string {
+  // Lower-case first: 'İ' lower-cases to 'i' + a combining dot, which NFKD keeps and the mark strip removes.
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .replace(EXTRA_PATTERN, (c) => FOLD_EXTRA[c]!)
+    .replace(SPACES, ' ')
+    .trim();
+}
+
+/** Words of folded text: runs of letters and digits. */
+export function wordsOf(folded: string): string[] {
+  return (folded.match(WORD) ?? []).map((word) => (word.length > MAX_WORD_LENGTH ? word.slice(0, MAX_WORD_LENGTH) : word));
+}
+
+/** The distinct words of a record's code, display and definition, in first-seen order. */
+export function recordWords(code: string, display: string, definition: string | null): string[] {
+  const words = new Set<string>();
+  for (const text of [code, display, definition ?? '']) for (const word of wordsOf(foldText(text))) words.add(word);
+  return [...words];
+}
+
+/**
+ * The smallest string greater than every string that starts with prefix (in
+ * code point order, which is UTF-8 byte order), or null when there is none:
+ * the exclusive upper end of a prefix range on an index.
+ */
+export function prefixUpperBound(prefix: string): string | null {
+  const points = [...prefix];
+  while (points.length > 0) {
+    const last = points.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) {
+      const next = last === 0xd7ff ? 0xe000 : last + 1;
+      return points.join('') + String.fromCodePoint(next);
+    }
+  }
+  return null;
+}
+
+/** A search as the store runs it: the query folded, and its words. */
+export interface SearchTerms {
+  /** Folded query, punctuation kept: compared with the start of the code and the display. */
+  folded: string;
+  /** Exclusive upper end of the prefix range of `folded` (null: no upper end). */
+  upper: string | null;
+  /** Words of the query, each to be the start of a word of the record; empty: only code prefixes match. */
+  words: string[];
+}
+
+export function searchTerms(q: string): SearchTerms {
+  const folded = foldText(q);
+  return { folded, upper: prefixUpperBound(folded), words: [...new Set(wordsOf(folded))] };
+}

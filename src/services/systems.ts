@@ -1,0 +1,100 @@
+/**
+ * Systems and releases as the API shows them. No HTTP, no SQL: pages come
+ * back as the records' JSON joined, like every other collection.
+ */
+import { ApiError, InvalidRequest } from '../errors.ts';
+import { jsonItems, jsonText, type JsonText } from '../domain/json-text.ts';
+import type { RawPage } from '../domain/pages.ts';
+import type { CatalogStore } from './catalog.ts';
+import type { Store } from '../store/store.ts';
+import type { ReleaseInfo, SystemFields, SystemInfo } from '../store/systems-store.ts';
+
+export function systemRecord(s: SystemInfo) {
+  return {
+    object: 'system' as const,
+    id: s.id,
+    name: s.name,
+    description: s.description,
+    url: s.url,
+    publisher: s.publisher,
+    license: s.license,
+    counts: s.counts,
+    latest_release: s.latestRelease,
+    latest_effective_date: s.latestEffectiveDate,
+    updated_at: s.updatedAt,
+  };
+}
+
+export function releaseRecord(r: ReleaseInfo) {
+  return {
+    object: 'release' as const,
+    system: r.system,
+    id: r.id,
+    effective_date: r.effectiveDate,
+    mode: r.mode,
+    imported_at: r.importedAt,
+    counts: r.counts,
+    first_change_id: r.firstChangeId,
+    last_change_id: r.lastChangeId,
+  };
+}
+
+function rawPage<T, K, R>(found: T[], limit: number, json: (item: T) => R, key: (item: T) => K): RawPage<K, R> {
+  const items = found.slice(0, limit);
+  return {
+    json: jsonItems<R>(items.map((item) => JSON.stringify(json(item))).join(',')),
+    count: items.length,
+    last: items.length === 0 ? null : key(items.at(-1)!),
+    hasMore: found.length > limit,
+  };
+}
+
+export function systemNotFound(id: string): ApiError {
+  return new ApiError('system_not_found', `No system "${id}". GET /v1/systems lists the systems.`, { param: 'system' });
+}
+
+export type SystemJson = ReturnType<typeof systemRecord>;
+export type ReleaseJson = ReturnType<typeof releaseRecord>;
+
+export async function listSystems(store: CatalogStore, after: string | null, limit: number): Promise<RawPage<string, SystemJson>> {
+  return rawPage(await store.systems.pageSystems(after, limit + 1), limit, systemRecord, (s) => s.id);
+}
+
+export async function getSystem(store: CatalogStore, id: string): Promise<JsonText<SystemJson>> {
+  const found = await store.systems.getSystem(id);
+  if (found === null) throw systemNotFound(id);
+  return jsonText<SystemJson>(JSON.stringify(systemRecord(found)));
+}
+
+export async function listReleases(store: CatalogStore, system: string, afterSeq: number | null, limit: number): Promise<RawPage<number, ReleaseJson>> {
+  const found = await store.systems.pageReleases(system, afterSeq, limit + 1);
+  // An empty first page may mean no such system: one more lookup, only then.
+  if (found.length === 0 && afterSeq === null && (await store.systems.getSystem(system)) === null) throw systemNotFound(system);
+  return rawPage(found, limit, releaseRecord, (r) => r.seq);
+}
+
+/** Every system, for the operator's list. */
+export async function allSystems(store: Store): Promise<SystemInfo[]> {
+  const out: SystemInfo[] = [];
+  for (let after: string | null = null; ; ) {
+    const page = await store.systems.pageSystems(after, 500);
+    out.push(...page);
+    if (page.length < 500) return out;
+    after = page.at(-1)!.id;
+  }
+}
+
+const MAX_FIELD_LENGTH = 2000;
+
+/** Sets an operator's descriptive fields of a system; an empty value clears one (the name cannot be cleared). */
+export async function setSystemFields(store: Store, id: string, fields: SystemFields, now: Date = new Date()): Promise<SystemInfo> {
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string' && (value.length > MAX_FIELD_LENGTH || !value.isWellFormed())) throw new InvalidRequest(`--${name} must be well-formed text of at most ${MAX_FIELD_LENGTH} characters`);
+  }
+  if (fields.name !== undefined && fields.name.trim() === '') throw new InvalidRequest('--name cannot be empty');
+  if (fields.url !== undefined && fields.url !== null && !/^https?:\/\/\S+$/.test(fields.url)) throw new InvalidRequest(`--url must be an http(s) URL (got "${fields.url}")`);
+  if (Object.keys(fields).length === 0) throw new InvalidRequest('nothing to set: give at least one of --name, --description, --url, --publisher, --license');
+  const updated = await store.systems.updateSystem(id, fields, now.toISOString());
+  if (updated === null) throw new InvalidRequest(`no system "${id}"; a system exists once a release of it has been imported`);
+  return updated;
+}

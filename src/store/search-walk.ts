@@ -1,0 +1,65 @@
+/**
+ * The order of a search, shared by every backend: four groups, each an index
+ * range read in a fixed order of the record, so a page deep in the results
+ * costs what the first one costs.
+ *
+ *   1. the folded code equals the folded query             by id
+ *   2. the folded code starts with it (and is longer)       by folded code, id
+ *   3. the folded display starts with it (not in 1–2)       by folded display, id
+ *   4. every query word starts a word of the code, display
+ *      or definition (not in 1–3)                           by the record's search sequence
+ *
+ * The search sequence is a number the record gets when it is first indexed and
+ * keeps for ever (imports number new codes in id order). Groups 3 and 4 need at
+ * least one query word: a query of punctuation only matches code prefixes.
+ */
+import { jsonItems } from '../domain/json-text.ts';
+import type { CodeRecord, CodeStatus } from '../domain/records.ts';
+import { foldText, recordWords } from '../domain/search-text.ts';
+import type { RawPage } from '../domain/pages.ts';
+import type { CodeSearchQuery, SearchGroup, SearchKey } from '../domain/search.ts';
+
+export type { CodeSearchQuery, SearchGroup, SearchKey } from '../domain/search.ts';
+
+/** One group's rows after a position (null: from the group's start): [sort key, record JSON]. */
+export type GroupReader = (group: SearchGroup, after: SearchKey | null, limit: number) => Promise<[SearchKey, string][]>;
+
+/**
+ * Reads limit+1 rows from the cursor's group on, moving to the next group when
+ * one runs out, and joins the records' JSON.
+ */
+export async function walkSearch(q: CodeSearchQuery, read: GroupReader): Promise<RawPage<SearchKey, CodeRecord>> {
+  const rows: [SearchKey, string][] = [];
+  if (q.terms.folded === '') return { json: jsonItems<CodeRecord>(''), count: 0, last: null, hasMore: false };
+  const lastGroup: SearchGroup = q.terms.words.length > 0 ? 4 : 2;
+  for (let group = q.after?.group ?? 1; group <= lastGroup && rows.length <= q.limit; group++) {
+    const after = q.after !== null && q.after.group === group ? q.after : null;
+    rows.push(...(await read(group, after, q.limit + 1 - rows.length)));
+  }
+  const count = Math.min(rows.length, q.limit);
+  let json = '';
+  for (let i = 0; i < count; i++) json += (i === 0 ? '' : ',') + rows[i]![1];
+  return { json: jsonItems<CodeRecord>(json), count, last: count === 0 ? null : rows[count - 1]![0], hasMore: rows.length > q.limit };
+}
+
+/** What the search index holds of one record. */
+export interface SearchRow {
+  id: string;
+  system: string;
+  status: CodeStatus;
+  foldedCode: string;
+  foldedDisplay: string;
+  /** Distinct words of code, display and definition, space-separated. */
+  words: string;
+}
+
+export function searchRowOf(c: { id: string; system: string; code: string; status: CodeStatus; display: string; definition: string | null }): SearchRow {
+  return {
+    id: c.id,
+    system: c.system,
+    status: c.status,
+    foldedCode: foldText(c.code),
+    foldedDisplay: foldText(c.display),
+    words: recordWords(c.code, c.display, c.definition).join(' '),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * Search on SQLite. search_codes holds each record's folded code and display
+ * (groups 1–3 are ranges of their indexes); search_words is a contentless FTS5
+ * table of each record's words, keyed by its search sequence, with prefix
+ * indexes so that one to three letters are one term lookup (group 4 reads its
+ * doclist in sequence order and stops at the page's end).
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { CodeRecord, CodeStatus } from '../../domain/records.ts';
+import { searchRowOf, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow } from '../search-walk.ts';
+import type { RawPage } from '../store.ts';
+
+export const SQLITE_SEARCH_SCHEMA = `
+  -- seq: the record's search sequence, assigned once; the FTS rowid.
+  CREATE TABLE search_codes (
+    seq           INTEGER PRIMARY KEY,
+    id            TEXT NOT NULL UNIQUE,
+    system        TEXT NOT NULL,
+    status        TEXT NOT NULL,
+    folded_code    TEXT NOT NULL,
+    folded_display TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX search_by_code ON search_codes (folded_code, id);
+  CREATE INDEX search_by_display ON search_codes (folded_display, id);
+  CREATE VIRTUAL TABLE search_words USING fts5(
+    words, content='', contentless_delete=1, prefix='1 2 3', tokenize='unicode61 remove_diacritics 0'
+  );
+`;
+
+/** Writes the search rows of codes just written, inside the import's transaction. */
+export class SqliteSearchIndexer {
+  private readonly find: StatementSync;
+  private readonly insert: StatementSync;
+  private readonly update: StatementSync;
+  private readonly deleteWords: StatementSync;
+  private readonly insertWords: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.find = db.prepare('SELECT seq FROM search_codes WHERE id = ?');
+    this.insert = db.prepare('INSERT INTO search_codes (id, system, status, folded_code, folded_display) VALUES (?, ?, ?, ?, ?) RETURNING seq');
+    this.update = db.prepare('UPDATE search_codes SET status = ?, folded_code = ?, folded_display = ? WHERE seq = ?');
+    this.deleteWords = db.prepare('DELETE FROM search_words WHERE rowid = ?');
+    this.insertWords = db.prepare('INSERT INTO search_words (rowid, words) VALUES (?, ?)');
+  }
+
+  write(row: SearchRow): void {
+    const found = this.find.get(row.id) as { seq: number } | undefined;
+    let seq: number;
+    if (found) {
+      seq = Number(found.seq);
+      this.update.run(row.status, row.foldedCode, row.foldedDisplay, seq);
+      this.deleteWords.run(seq);
+    } else {
+      seq = Number((this.insert.get(row.id, row.system, row.status, row.foldedCode, row.foldedDisplay) as { seq: number }).seq);
+    }
+    this.insertWords.run(seq, row.words);
+  }
+}
+
+/** Builds the search rows of every stored code (the migration that adds search). */
+export function indexExistingCodes(db: DatabaseSync): void {
+  const indexer = new SqliteSearchIndexer(db);
+  const all = db.prepare('SELECT id, system, code, status, json FROM codes ORDER BY id');
+  for (const r of all.iterate() as Iterable<{ id: string; system: string; code: string; status: CodeStatus; json: string }>) {
+    const record = JSON.parse(r.json) as { display?: unknown; definition?: unknown };
+    const display = typeof record.display === 'string' ? record.display : '';
+    const definition = typeof record.definition === 'string' ? record.definition : null;
+    indexer.write(searchRowOf({ ...r, display, definition }));
+  }
+}
+
+type Statements = { arrays(sql: string): StatementSync };
+
+/** FTS5 query: every word as a prefix, quoted (words are letters and digits only). */
+function matchExpression(words: string[]): string {
+  return words.map((word) => `"${word}"*`).join(' AND ');
+}
+
+export async function searchSqlite(statements: Statements, q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
+  const { folded, upper } = q.terms;
+  const filters: string[] = [];
+  const base: Record<string, string | number> = { q: folded };
+  if (upper !== null) base.upper = upper;
+  if (q.system !== null) {
+    filters.push('s.system = $system');
+    base.system = q.system;
+  }
+  if (q.status !== null) {
+    filters.push('s.status = $status');
+    base.status = q.status;
+  }
+  const codePrefix = upper === null ? 's.folded_code >= $q' : '(s.folded_code >= $q AND s.folded_code < $upper)';
+  const displayPrefix = upper === null ? 's.folded_display >= $q' : '(s.folded_display >= $q AND s.folded_display < $upper)';
+  const and = (conditions: string[]) => [...conditions, ...filters].join(' AND ');
+
+  return walkSearch(q, async (group: SearchGroup, after: SearchKey | null, limit: number) => {
+    const params = { ...base, limit };
+    let sql: string;
+    if (group === 1) {
+      Object.assign(params, { afterId: after?.id ?? '' });
+      sql = `SELECT s.id, c.json FROM search_codes s JOIN codes c ON c.id = s.id
+        WHERE ${and(['s.folded_code = $q', 's.id > $afterId'])} ORDER BY s.folded_code, s.id LIMIT $limit`;
+    } else if (group === 2) {
+      Object.assign(params, { afterText: after?.text ?? folded, afterId: after?.id ?? '' });
+      sql = `SELECT s.id, c.json, s.folded_code FROM search_codes s JOIN codes c ON c.id = s.id
+        WHERE ${and([codePrefix.replace('>=', '>'), '(s.folded_code, s.id) > ($afterText, $afterId)'])} ORDER BY s.folded_code, s.id LIMIT $limit`;
+    } else if (group === 3) {
+      Object.assign(params, { afterText: after?.text ?? '', afterId: after?.id ?? '' });
+      sql = `SELECT s.id, c.json, s.folded_display FROM search_codes s JOIN codes c ON c.id = s.id
+        WHERE ${and([displayPrefix, '(s.folded_display, s.id) > ($afterText, $afterId)', `NOT ${codePrefix}`])} ORDER BY s.folded_display, s.id LIMIT $limit`;
+    } else {
+      Object.assign(params, { match: matchExpression(q.terms.words), afterSeq: after?.seq ?? 0 });
+      // CROSS JOIN keeps FTS5 outermost: its doclist is walked in rowid order and the walk stops at the limit.
+      sql = `SELECT s.seq, c.json FROM search_words f CROSS JOIN search_codes s ON s.seq = f.rowid CROSS JOIN codes c ON c.id = s.id
+        WHERE ${and(['search_words MATCH $match', 'f.rowid > $afterSeq', `NOT ${codePrefix}`, `NOT ${displayPrefix}`])} ORDER BY f.rowid LIMIT $limit`;
+    }
+    const found = statements.arrays(sql).all(usedParameters(sql, params)) as unknown as (string | number)[][];
+    return found.map((r): [SearchKey, string] => {
+      const json = r[1] as string;
+      if (group === 4) return [{ group, text: '', id: '', seq: Number(r[0]) }, json];
+      return [{ group, text: group === 1 ? '' : (r[2] as string), id: r[0] as string, seq: 0 }, json];
+    });
+  });
+}
+
+/** node:sqlite refuses named parameters the statement does not use. */
+function usedParameters(sql: string, params: Record<string, string | number>): Record<string, string | number> {
+  const used: Record<string, string | number> = {};
+  for (const [, name] of sql.matchAll(/\$(\w+)/g)) used[name!] = params[name!]!;
+  return used;
+}
