@@ -44,7 +44,9 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write('usage: npx node bench/client.ts [--codes N (1000000)] [--changes M (2N)] [--dates D] [--pairs P (3)] [--limit L (200)] [--warmup PAGES (200)]\n');
+  process.stdout.write(
+    'usage: npx node bench/client.ts [--codes N (1000000)] [--changes M (2N)] [--dates D] [--pairs P (3)] [--limit L (200)] [--warmup PAGES (200)]\n',
+  );
   process.exit(0);
 }
 const codes = Number(values.codes);
@@ -166,12 +168,17 @@ async function main(): Promise<void> {
     for (let i = 1; i <= PAIRS; i++) {
       const bare = await bareWalk(base, key);
       const client = await clientWalk(codebook);
-      for (const [name, walk] of [['bare', bare], ['client', client]] as const) {
+      for (const [name, walk] of [
+        ['bare', bare],
+        ['client', client],
+      ] as const) {
         if (walk.records !== data.manifest.codes) throw new Error(`the ${name} walk read ${walk.records} records, not ${data.manifest.codes}`);
       }
       if (bare.idLength !== client.idLength) throw new Error('the two walks read different records');
       pairs.push({ bare, client });
-      log(`pair ${i}: bare ${fmt(rate(bare))} records/s (${(bare.ms / 1000).toFixed(1)} s), client ${fmt(rate(client))} records/s (${(client.ms / 1000).toFixed(1)} s), ratio ${(rate(client) / rate(bare)).toFixed(3)}`);
+      log(
+        `pair ${i}: bare ${fmt(rate(bare))} records/s (${(bare.ms / 1000).toFixed(1)} s), client ${fmt(rate(client))} records/s (${(client.ms / 1000).toFixed(1)} s), ratio ${(rate(client) / rate(bare)).toFixed(3)}`,
+      );
     }
     const ratios = pairs.map((p) => rate(p.client) / rate(p.bare));
     const summary = {
@@ -180,7 +187,11 @@ async function main(): Promise<void> {
       params,
       limit: LIMIT,
       pages: pairs[0]!.bare.pages,
-      pairs: pairs.map((p) => ({ bareRecordsPerSecond: Math.round(rate(p.bare)), clientRecordsPerSecond: Math.round(rate(p.client)), ratio: Number((rate(p.client) / rate(p.bare)).toFixed(3)) })),
+      pairs: pairs.map((p) => ({
+        bareRecordsPerSecond: Math.round(rate(p.bare)),
+        clientRecordsPerSecond: Math.round(rate(p.client)),
+        ratio: Number((rate(p.client) / rate(p.bare)).toFixed(3)),
+      })),
       ratio: { median: Number(median(ratios).toFixed(3)), min: Number(Math.min(...ratios).toFixed(3)), max: Number(Math.max(...ratios).toFixed(3)) },
       target: TARGET,
     };

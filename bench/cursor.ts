@@ -53,7 +53,10 @@ const encode = () => codec.encode('codes', 'status=active&system=icd10cm', SORT_
 const decode = () => codec.decode(cursor, 'codes', 'status=active&system=icd10cm');
 
 const reference = viaCreateHmac();
-for (const [name, f] of [['hash-copy', viaHashCopy], ['one-shot', viaOneShot]] as const) {
+for (const [name, f] of [
+  ['hash-copy', viaHashCopy],
+  ['one-shot', viaOneShot],
+] as const) {
   if (!f().equals(reference)) throw new Error(`${name} does not compute HMAC-SHA256`);
 }
 if (codec.decode(cursor, 'codes', 'status=active&system=icd10cm')[0] !== SORT_KEY[0]) throw new Error('the codec does not round-trip');
@@ -80,5 +83,9 @@ process.stdout.write(`Node.js ${process.version}, ${ROUNDS} rounds of ${BATCH}, 
 process.stdout.write(`${'operation'.padEnd(width)}    min  median\n`);
 for (const [name] of candidates) {
   const xs = times.get(name)!;
-  process.stdout.write(`${name.padEnd(width)}  ${Math.min(...xs).toFixed(2).padStart(5)}  ${median(xs).toFixed(2).padStart(6)}\n`);
+  process.stdout.write(
+    `${name.padEnd(width)}  ${Math.min(...xs)
+      .toFixed(2)
+      .padStart(5)}  ${median(xs).toFixed(2).padStart(6)}\n`,
+  );
 }

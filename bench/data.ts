@@ -77,7 +77,20 @@ export async function ensureData(params: DataParams, options: { rebuild: boolean
     options.log(`data: generating ${params.codes} codes, ${params.changes} changes over ${params.dates} dates (seed ${params.seed}) in ${filesDir}`);
     const started = performance.now();
     await runChild(
-      ['bin/codebook.js', 'generate', '--codes', String(params.codes), '--changes', String(params.changes), '--dates', String(params.dates), '--seed', String(params.seed), '--out', filesDir],
+      [
+        'bin/codebook.js',
+        'generate',
+        '--codes',
+        String(params.codes),
+        '--changes',
+        String(params.changes),
+        '--dates',
+        String(params.dates),
+        '--seed',
+        String(params.seed),
+        '--out',
+        filesDir,
+      ],
       { stdoutToStderr: true },
     );
     generateMs = Math.round(performance.now() - started);

@@ -96,7 +96,10 @@ export function ensureWrk(log: (line: string) => void): void {
   if (process.getuid?.() === 0 && onPath('apt-get')) {
     log('wrk: not installed; installing the Debian package with apt-get');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'wrk']]) {
+    for (const args of [
+      ['update', '-qq'],
+      ['install', '-y', '-qq', 'wrk'],
+    ]) {
       const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
       if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${result.status})`);
     }
@@ -151,7 +154,9 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
       child.on('error', reject);
-      child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`wrk ${args.join(' ')} exited with ${signal ?? code}: ${err.trim() || out.trim()}`))));
+      child.on('exit', (code, signal) =>
+        code === 0 ? resolve() : reject(new Error(`wrk ${args.join(' ')} exited with ${signal ?? code}: ${err.trim() || out.trim()}`)),
+      );
     });
   } finally {
     clearInterval(sampler);

@@ -50,7 +50,11 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-export async function runPairs(count: number, baseline: (seed: number) => Promise<LoadResult>, scenario: (seed: number) => Promise<LoadResult>): Promise<Pair[]> {
+export async function runPairs(
+  count: number,
+  baseline: (seed: number) => Promise<LoadResult>,
+  scenario: (seed: number) => Promise<LoadResult>,
+): Promise<Pair[]> {
   const pairs: Pair[] = [];
   for (let i = 0; i < count; i++) {
     // Each pair its own sequence; within a pair, the same one for both.

@@ -43,7 +43,13 @@ export interface ReportInput {
   machine: { cpus: number; cpuModel: string; memoryGb: number; kernel: string; node: string };
   loadAverage: { atStart: number[]; atEnd: number[] };
   settings: { generator: string; connections: number; threads: number; pairs: number; warmupSeconds: number; durationSeconds: number; deepDepth: number };
-  data: { params: { codes: number; changes: number; dates: number; seed: number }; reused: boolean; builtAt: string; imports: ImportTimings; importsMeasured: string };
+  data: {
+    params: { codes: number; changes: number; dates: number; seed: number };
+    reused: boolean;
+    builtAt: string;
+    imports: ImportTimings;
+    importsMeasured: string;
+  };
   server: { startMs: number[]; startMedianMs: number; idleRssMb: number; stopMs: number };
   scenarios: PairedRecord[];
   runs: RunRecord[];
@@ -63,7 +69,10 @@ function unexpectedOf(id: string, result: LoadResult, expect: number): string[] 
 }
 
 function unexpectedOfScenario(s: PairedRecord): string[] {
-  return s.pairs.flatMap((p, i) => [...unexpectedOf(`${s.id} (pair ${i + 1})`, p.scenario, s.expect), ...unexpectedOf(`L0 of ${s.id} (pair ${i + 1})`, p.baseline, 200)]);
+  return s.pairs.flatMap((p, i) => [
+    ...unexpectedOf(`${s.id} (pair ${i + 1})`, p.scenario, s.expect),
+    ...unexpectedOf(`L0 of ${s.id} (pair ${i + 1})`, p.baseline, 200),
+  ]);
 }
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(0)} %`);
@@ -91,7 +100,13 @@ export function evaluateTargets(r: ReportInput): { targets: Target[]; unexpected
     const s = scenario(id);
     const value = s ? s.summary.ratio : null;
     const spread = s ? ` (${pct(s.summary.ratioMin)}–${pct(s.summary.ratioMax)})` : '';
-    targets.push({ name: `${name} (${id}) ÷ L0, median of pairs`, issue, target: `≥ ${min * 100} %`, measured: `${pct(value)}${spread}`, pass: value === null ? null : value >= min });
+    targets.push({
+      name: `${name} (${id}) ÷ L0, median of pairs`,
+      issue,
+      target: `≥ ${min * 100} %`,
+      measured: `${pct(value)}${spread}`,
+      pass: value === null ? null : value >= min,
+    });
   }
   const worst = [...r.scenarios].sort((a, b) => b.summary.p99OverP50 - a.summary.p99OverP50)[0];
   targets.push({
@@ -106,16 +121,29 @@ export function evaluateTargets(r: ReportInput): { targets: Target[]; unexpected
     name: `pairs agree: every ratio's spread (max − min) ÷ median`,
     issue: '16',
     target: `≤ ${DISAGREEMENT_LIMIT * 100} %`,
-    measured: r.scenarios.length === 0 ? 'n/a' : noisy.length === 0 ? 'all' : `flagged: ${noisy.map((s) => `${s.id} ${pct(s.summary.disagreement)}`).join(', ')}`,
+    measured:
+      r.scenarios.length === 0 ? 'n/a' : noisy.length === 0 ? 'all' : `flagged: ${noisy.map((s) => `${s.id} ${pct(s.summary.disagreement)}`).join(', ')}`,
     pass: r.scenarios.length === 0 ? null : noisy.length === 0,
   });
 
   const first = scenario('5a');
   const deep = scenario('5b');
   const deepRatio = ratio(deep?.summary.p50, first?.summary.p50);
-  targets.push({ name: `deep page (${r.settings.deepDepth} codes) p50 ÷ first page p50, ${r.settings.connections} connections`, issue: '6', target: '≤ 1.2×', measured: times(deepRatio), pass: deepRatio === null ? null : deepRatio <= 1.2 });
+  targets.push({
+    name: `deep page (${r.settings.deepDepth} codes) p50 ÷ first page p50, ${r.settings.connections} connections`,
+    issue: '6',
+    target: '≤ 1.2×',
+    measured: times(deepRatio),
+    pass: deepRatio === null ? null : deepRatio <= 1.2,
+  });
   const oneRatio = ratio(run('5b@1')?.result.p50, run('5a@1')?.result.p50);
-  targets.push({ name: 'deep page p50 ÷ first page p50, 1 connection', issue: '6', target: '≤ 1.2×', measured: times(oneRatio), pass: oneRatio === null ? null : oneRatio <= 1.2 });
+  targets.push({
+    name: 'deep page p50 ÷ first page p50, 1 connection',
+    issue: '6',
+    target: '≤ 1.2×',
+    measured: times(oneRatio),
+    pass: oneRatio === null ? null : oneRatio <= 1.2,
+  });
   const nRatio = ratio(run('N-deep@1')?.result.p50, run('N-first@1')?.result.p50);
   targets.push({ name: 'offset paging (N): deep p50 ÷ first p50, 1 connection', issue: '6', target: 'informative', measured: times(nRatio), pass: null });
 
@@ -128,12 +156,42 @@ export function evaluateTargets(r: ReportInput): { targets: Target[]; unexpected
     pass: r.scenarios.length === 0 ? null : scenarioErrors.length === 0,
   });
   const rss = r.scenarios.length === 0 ? null : Math.max(...r.scenarios.map((s) => s.summary.serverRssMaxMb));
-  targets.push({ name: `server RSS under load${measuredAt(r.data.params.codes)}`, issue: '16', target: '≤ 200 MB', measured: rss === null ? 'n/a' : `${rss} MB`, pass: rss === null ? null : rss <= 200 });
-  targets.push({ name: `spawn to first answered request (median of ${r.server.startMs.length})`, issue: '6', target: '≤ 1 s', measured: `${r.server.startMedianMs} ms`, pass: r.server.startMedianMs <= 1000 });
+  targets.push({
+    name: `server RSS under load${measuredAt(r.data.params.codes)}`,
+    issue: '16',
+    target: '≤ 200 MB',
+    measured: rss === null ? 'n/a' : `${rss} MB`,
+    pass: rss === null ? null : rss <= 200,
+  });
+  targets.push({
+    name: `spawn to first answered request (median of ${r.server.startMs.length})`,
+    issue: '6',
+    target: '≤ 1 s',
+    measured: `${r.server.startMedianMs} ms`,
+    pass: r.server.startMedianMs <= 1000,
+  });
   const im = r.data.imports;
-  targets.push({ name: `import of the ${im.codes}-code snapshot`, issue: '16', target: '≤ 40 s', measured: `${(im.snapshotMs / 1000).toFixed(1)} s`, pass: im.snapshotMs <= 40_000 });
-  targets.push({ name: 're-import of the same snapshot (no change)', issue: '16', target: '≤ 15 s', measured: `${(im.reimportMs / 1000).toFixed(1)} s`, pass: im.reimportMs <= 15_000 });
-  targets.push({ name: `import peak RSS (${im.codes}-code snapshot; 5 000 000 not measured here)`, issue: '16', target: '≤ 300 MB', measured: `${im.peakRssMb} MB`, pass: im.peakRssMb <= 300 });
+  targets.push({
+    name: `import of the ${im.codes}-code snapshot`,
+    issue: '16',
+    target: '≤ 40 s',
+    measured: `${(im.snapshotMs / 1000).toFixed(1)} s`,
+    pass: im.snapshotMs <= 40_000,
+  });
+  targets.push({
+    name: 're-import of the same snapshot (no change)',
+    issue: '16',
+    target: '≤ 15 s',
+    measured: `${(im.reimportMs / 1000).toFixed(1)} s`,
+    pass: im.reimportMs <= 15_000,
+  });
+  targets.push({
+    name: `import peak RSS (${im.codes}-code snapshot; 5 000 000 not measured here)`,
+    issue: '16',
+    target: '≤ 300 MB',
+    measured: `${im.peakRssMb} MB`,
+    pass: im.peakRssMb <= 300,
+  });
 
   const unexpected = [...r.scenarios.flatMap(unexpectedOfScenario), ...r.runs.flatMap((x) => unexpectedOf(x.id, x.result, x.expect))];
   return { targets, unexpected };
@@ -144,7 +202,10 @@ export function evaluateTargets(r: ReportInput): { targets: Target[]; unexpected
 function table(headers: string[], rows: string[][], leftColumns = 1): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -202,7 +263,23 @@ function runRow(run: RunRecord): string[] {
   ];
 }
 
-const SCENARIO_HEADERS = ['run', 'req/s', 'L0 req/s', '×L0', 'pairs', 'spread', 'p50 ms', 'p99 ms', 'p99/p50', 'non-2xx', 'errors', 'RSS MB', 'CPU srv/wrk', 'L0 srv/wrk', 'B/resp'];
+const SCENARIO_HEADERS = [
+  'run',
+  'req/s',
+  'L0 req/s',
+  '×L0',
+  'pairs',
+  'spread',
+  'p50 ms',
+  'p99 ms',
+  'p99/p50',
+  'non-2xx',
+  'errors',
+  'RSS MB',
+  'CPU srv/wrk',
+  'L0 srv/wrk',
+  'B/resp',
+];
 const RUN_HEADERS = ['run', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'p99/p50', 'non-2xx', 'errors', 'RSS MB', 'CPU srv/wrk', 'B/resp'];
 
 export function formatReport(r: ReportInput): string {
@@ -216,7 +293,12 @@ export function formatReport(r: ReportInput): string {
     `  ×L0 is the median of the pairs' ratios, "pairs" their range, "spread" (max − min) ÷ median, "!" above ${DISAGREEMENT_LIMIT * 100} %; req/s, p50, p99, CPU: medians of the pairs; RSS: max of the server; CPU: % of one core`,
     '',
   );
-  if (r.scenarios.length > 0) out.push('Scenarios, each interleaved with L0 (bare node:http answering a body of the same size)', table(SCENARIO_HEADERS, r.scenarios.map(scenarioRow)), '');
+  if (r.scenarios.length > 0)
+    out.push(
+      'Scenarios, each interleaved with L0 (bare node:http answering a body of the same size)',
+      table(SCENARIO_HEADERS, r.scenarios.map(scenarioRow)),
+      '',
+    );
   const l1 = r.runs.filter((x) => x.kind === 'L1');
   if (l1.length > 0) {
     out.push(
@@ -232,7 +314,8 @@ export function formatReport(r: ReportInput): string {
     );
   }
   const latency = r.runs.filter((x) => x.kind === 'latency' || x.kind === 'N');
-  if (latency.length > 0) out.push('Deep page against offset paging, 1 connection (p50 = the cost of one request)', table(RUN_HEADERS, latency.map(runRow)), '');
+  if (latency.length > 0)
+    out.push('Deep page against offset paging, 1 connection (p50 = the cost of one request)', table(RUN_HEADERS, latency.map(runRow)), '');
 
   const im = d.imports;
   out.push(
@@ -255,7 +338,11 @@ export function formatReport(r: ReportInput): string {
     );
   }
   const noisy = r.scenarios.filter((s) => s.summary.noisy);
-  if (noisy.length > 0) out.push(`NOISY: the pairs of ${noisy.map((s) => s.id).join(', ')} disagree by more than ${DISAGREEMENT_LIMIT * 100} %: the machine was busy; re-run before comparing these ratios`, '');
+  if (noisy.length > 0)
+    out.push(
+      `NOISY: the pairs of ${noisy.map((s) => s.id).join(', ')} disagree by more than ${DISAGREEMENT_LIMIT * 100} %: the machine was busy; re-run before comparing these ratios`,
+      '',
+    );
   if ((r.unexpected ?? []).length > 0) out.push(`UNEXPECTED: ${r.unexpected!.join('; ')}`, '');
   return `${out.join('\n')}\n`;
 }

@@ -77,7 +77,12 @@ function options() {
   if (pairs < 3) throw new Error('--pairs: at least 3, so that the median of the pairs means something');
   return {
     quick: values.quick,
-    params: { codes: num(values.codes, base.codes), changes: num(values.changes, base.changes), dates: num(values.dates, base.dates), seed: Number(values.seed) },
+    params: {
+      codes: num(values.codes, base.codes),
+      changes: num(values.changes, base.changes),
+      dates: num(values.dates, base.dates),
+      seed: Number(values.seed),
+    },
     connections: num(values.connections, 32),
     threads: num(values.threads, 1),
     pairs,
@@ -141,8 +146,28 @@ async function main(): Promise<void> {
     const deepDepth = Math.min(DEEP_PAGE, Math.floor((0.9 * data.manifest.codes) / CURSOR_PAGE) * CURSOR_PAGE);
     const all = scenarios(temp, data.manifest, keys, cursors, deepDepth, CURSOR_PAGE);
 
-    const load = (pid: number, targetPort: number, source: RequestSource, seed: number, expect: number, seconds = o.duration, connections = o.connections, timeoutSeconds = 30): Promise<LoadResult> =>
-      runLoad({ script: expect === 200 ? scripts.plain : scripts.counting, port: targetPort, connections, threads: o.threads, seconds, timeoutSeconds, source, seed, serverPid: pid, expect });
+    const load = (
+      pid: number,
+      targetPort: number,
+      source: RequestSource,
+      seed: number,
+      expect: number,
+      seconds = o.duration,
+      connections = o.connections,
+      timeoutSeconds = 30,
+    ): Promise<LoadResult> =>
+      runLoad({
+        script: expect === 200 ? scripts.plain : scripts.counting,
+        port: targetPort,
+        connections,
+        threads: o.threads,
+        seconds,
+        timeoutSeconds,
+        source,
+        seed,
+        serverPid: pid,
+        expect,
+      });
     const spawnBaseline = async (script: string, bodyFile: string) => {
       const basePort = await freePort();
       const child = await spawnReady(script, { PORT: String(basePort), BODY_FILE: bodyFile }, ROOT);
@@ -180,7 +205,9 @@ async function main(): Promise<void> {
       );
       const summary = summarise(pairs);
       paired.push({ id: scenario.id, title: scenario.title, body: scenario.body, bodyBytes, expect: scenario.expect, pairs, summary });
-      log(`  × L0 ${(summary.ratio * 100).toFixed(0)} % (pairs ${pairs.map((p) => `${(p.ratio * 100).toFixed(0)} %`).join(', ')})${summary.noisy ? ' — the pairs disagree by more than 15 %' : ''}`);
+      log(
+        `  × L0 ${(summary.ratio * 100).toFixed(0)} % (pairs ${pairs.map((p) => `${(p.ratio * 100).toFixed(0)} %`).join(', ')})${summary.noisy ? ' — the pairs disagree by more than 15 %' : ''}`,
+      );
 
       // Quick mode runs L1 only when asked (--only …,L1): CI's run stays short.
       if ((o.quick ? o.only?.has('L1') === true : wanted('L1')) && !runs.some((r) => r.id === `L1:${scenario.body}`)) {
@@ -188,7 +215,15 @@ async function main(): Promise<void> {
         try {
           if (!o.quick) await load(child.pid!, fastifyPort, scenario.source, 1000, 200, o.warmup);
           const r = await load(child.pid!, fastifyPort, scenario.source, 1, 200);
-          runs.push({ id: `L1:${scenario.body}`, kind: 'L1', title: `bare Fastify, ${scenario.body} body`, body: scenario.body, bodyBytes, expect: 200, result: r });
+          runs.push({
+            id: `L1:${scenario.body}`,
+            kind: 'L1',
+            title: `bare Fastify, ${scenario.body} body`,
+            body: scenario.body,
+            bodyBytes,
+            expect: 200,
+            result: r,
+          });
         } finally {
           await stopChild(child);
         }
@@ -214,8 +249,25 @@ async function main(): Promise<void> {
           log(`run ${id}@1: offset paging, OFFSET ${offset}, 1 connection`);
           const file = join(temp, `offset-${offset}.txt`);
           writeFileSync(file, `/codes?limit=50&offset=${offset}\n`);
-          const r = await load(child.pid!, nPort, { pathsFile: file, pick: 'cycle', keys: join(temp, 'keys.txt') }, 1, 200, o.quick ? o.duration : o.duration * 2, 1, 120);
-          runs.push({ id: `${id}@1`, kind: 'N', title: `offset paging, LIMIT 50 OFFSET ${offset}, 1 connection`, body: 'page50', bodyBytes: 0, expect: 200, result: r });
+          const r = await load(
+            child.pid!,
+            nPort,
+            { pathsFile: file, pick: 'cycle', keys: join(temp, 'keys.txt') },
+            1,
+            200,
+            o.quick ? o.duration : o.duration * 2,
+            1,
+            120,
+          );
+          runs.push({
+            id: `${id}@1`,
+            kind: 'N',
+            title: `offset paging, LIMIT 50 OFFSET ${offset}, 1 connection`,
+            body: 'page50',
+            bodyBytes: 0,
+            expect: 200,
+            result: r,
+          });
         }
       } finally {
         await stopChild(child);
@@ -233,9 +285,24 @@ async function main(): Promise<void> {
       mode: o.quick ? 'quick' : 'full',
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), kernel: release(), node: process.version },
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model ?? 'unknown',
+        memoryGb: Math.round(totalmem() / 2 ** 30),
+        kernel: release(),
+        node: process.version,
+      },
       loadAverage: { atStart: loadAtStart.map((x) => Number(x.toFixed(2))), atEnd: loadavg().map((x) => Number(x.toFixed(2))) },
-      settings: { generator: 'wrk', connections: o.connections, threads: o.threads, pairs: o.pairs, warmupSeconds: o.warmup, durationSeconds: o.duration, orgs: ORGS, deepDepth },
+      settings: {
+        generator: 'wrk',
+        connections: o.connections,
+        threads: o.threads,
+        pairs: o.pairs,
+        warmupSeconds: o.warmup,
+        durationSeconds: o.duration,
+        orgs: ORGS,
+        deepDepth,
+      },
       data: { params: o.params, reused: data.reused, builtAt: data.build.builtAt, generateMs: data.build.generateMs, imports, importsMeasured },
       server: { startMs, startMedianMs: [...startMs].sort((a, b) => a - b)[Math.floor(startMs.length / 2)]!, idleRssMb, stopMs },
       scenarios: paired,

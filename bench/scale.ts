@@ -26,7 +26,9 @@ import { ensureWrk, runLoad } from './load.ts';
 import { serverNodeFlags } from './server-flags.ts';
 import { writeWrkScripts } from './wrk-script.ts';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' }, warmup: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' }, warmup: { type: 'string', default: '3' } },
+});
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const WARMUP = Number(values.warmup);
@@ -41,7 +43,13 @@ async function prepare(env: Record<string, string>): Promise<string> {
   const deps = await createDeps(loadConfig({ ...env, LOG_LEVEL: 'silent' }), { onWarning: () => undefined });
   try {
     await loadDemo(deps.store);
-    await setPlan(deps.admin, { name: 'bench', endpoints: ['codes.list', 'codes.get', 'changes.list'], ratePerMinute: 1_000_000, monthlyQuota: null, testKeysAllowed: true });
+    await setPlan(deps.admin, {
+      name: 'bench',
+      endpoints: ['codes.list', 'codes.get', 'changes.list'],
+      ratePerMinute: 1_000_000,
+      monthlyQuota: null,
+      testKeysAllowed: true,
+    });
     const org = await createOrg(deps.admin, `bench-${randomBytes(3).toString('hex')}`, 'bench');
     return (await createKey(deps.admin, org, 'live', 'bench')).key;
   } finally {
@@ -50,10 +58,16 @@ async function prepare(env: Record<string, string>): Promise<string> {
 }
 
 async function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...serverNodeFlags(ROOT), join(ROOT, 'src/main.ts')], { env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...serverNodeFlags(ROOT), join(ROOT, 'src/main.ts')], {
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   for (let waited = 0; waited < 30_000; waited += 100) {
     if (child.exitCode !== null) throw new Error(`server on port ${port} exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return child;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -114,7 +128,9 @@ async function measure(name: string, servers: [port: number, pid: number][], key
   log(`${name}: warm-up ${WARMUP} s, then ${DURATION} s with ${CONNECTIONS} connections`);
   await load(servers, key, WARMUP, dir);
   const result = await load(servers, key, DURATION, dir);
-  log(`${name}: ${Math.round(result.rps)} requests/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`);
+  log(
+    `${name}: ${Math.round(result.rps)} requests/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, non-2xx ${result.non2xx}, errors ${result.errors}`,
+  );
   return result;
 }
 

@@ -86,10 +86,28 @@ export function scenarios(dir: string, manifest: GenerateManifest, keys: string[
     { id: '1z', title: 'GET /v1/codes/{id}, Zipf ids', body: 'record', expect: 200, source: { pathsFile: ids, ...zipf, keys: keysFile } },
     { id: '2', title: 'GET /v1/codes?limit=50, uniform depths', body: 'page50', expect: 200, source: { pathsFile: pages, pick: 'uniform', keys: keysFile } },
     { id: '2z', title: 'GET /v1/codes?limit=50, Zipf depths', body: 'page50', expect: 200, source: { pathsFile: pages, ...zipf, keys: keysFile } },
-    { id: '3', title: 'GET /v1/changes?limit=200, uniform depths', body: 'changes200', expect: 200, source: { pathsFile: changes, pick: 'uniform', keys: keysFile } },
-    { id: '4', title: 'unknown key (401), a new one every request', body: 'error401', expect: 401, source: { pathsFile: ids, pick: 'uniform', keys: 'random' } },
+    {
+      id: '3',
+      title: 'GET /v1/changes?limit=200, uniform depths',
+      body: 'changes200',
+      expect: 200,
+      source: { pathsFile: changes, pick: 'uniform', keys: keysFile },
+    },
+    {
+      id: '4',
+      title: 'unknown key (401), a new one every request',
+      body: 'error401',
+      expect: 401,
+      source: { pathsFile: ids, pick: 'uniform', keys: 'random' },
+    },
     { id: '5a', title: 'GET /v1/codes?limit=50, first page', body: 'page50', expect: 200, source: { pathsFile: first, pick: 'cycle', keys: keysFile } },
-    { id: '5b', title: `GET /v1/codes?limit=50, ${deepDepth} codes deep`, body: 'page50', expect: 200, source: { pathsFile: deep, pick: 'cycle', keys: keysFile } },
+    {
+      id: '5b',
+      title: `GET /v1/codes?limit=50, ${deepDepth} codes deep`,
+      body: 'page50',
+      expect: 200,
+      source: { pathsFile: deep, pick: 'cycle', keys: keysFile },
+    },
   ];
 }
 
@@ -119,9 +137,11 @@ export async function sampleBody(port: number, scenario: Scenario, lines: string
   for (const [i, path] of samplePaths(scenario, lines, 21).entries()) {
     const key = scenario.source.keys === 'random' ? stranger : keys[i % keys.length]!;
     const response = await httpGet(port, path, { authorization: `Bearer ${key}` });
-    if (response.status !== scenario.expect) throw new Error(`scenario ${scenario.id}: ${path} answered ${response.status}, expected ${scenario.expect}: ${response.body.slice(0, 300)}`);
+    if (response.status !== scenario.expect)
+      throw new Error(`scenario ${scenario.id}: ${path} answered ${response.status}, expected ${scenario.expect}: ${response.body.slice(0, 300)}`);
     const parsed = JSON.parse(response.body) as { data?: unknown[] };
-    if (scenario.body === 'page50' && parsed.data?.length !== 50) throw new Error(`scenario ${scenario.id}: ${path} returned ${parsed.data?.length} codes, not 50`);
+    if (scenario.body === 'page50' && parsed.data?.length !== 50)
+      throw new Error(`scenario ${scenario.id}: ${path} returned ${parsed.data?.length} codes, not 50`);
     samples.push(response.body);
   }
   samples.sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b));

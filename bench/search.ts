@@ -18,7 +18,14 @@ import { ENDPOINTS } from '../src/domain/access.ts';
 import { createKey, createOrg, setPlan } from '../src/services/access/admin.ts';
 import { runImport } from '../src/services/import/importer.ts';
 
-const { values } = parseArgs({ options: { search: { type: 'boolean' }, codes: { type: 'string', default: '200000' }, postgres: { type: 'boolean', default: false }, samples: { type: 'string', default: '200' } } });
+const { values } = parseArgs({
+  options: {
+    search: { type: 'boolean' },
+    codes: { type: 'string', default: '200000' },
+    postgres: { type: 'boolean', default: false },
+    samples: { type: 'string', default: '200' },
+  },
+});
 const CODES = Number(values.codes);
 const SAMPLES = Number(values.samples);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -39,7 +46,73 @@ const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)
 /** Skewed towards the start of the list, as word frequencies are. */
 const pickSkewed = <T>(items: readonly T[]) => items[Math.floor(items.length * rand() ** 2.5)]!;
 
-const SYLLABLES = ['ab', 'ac', 'al', 'an', 'ar', 'ba', 'be', 'bi', 'ca', 'co', 'cu', 'de', 'di', 'do', 'el', 'en', 'er', 'fa', 'fe', 'ga', 'gi', 'ha', 'he', 'hy', 'il', 'in', 'is', 'la', 'le', 'li', 'lo', 'ma', 'me', 'mi', 'mo', 'na', 'ne', 'no', 'or', 'os', 'pa', 'pe', 'po', 'ra', 're', 'ri', 'ro', 'sa', 'se', 'si', 'ta', 'te', 'ti', 'to', 'tu', 'ul', 'ur', 'va', 've', 'vi', 'xe', 'za', 'zé', 'ö', 'ü'];
+const SYLLABLES = [
+  'ab',
+  'ac',
+  'al',
+  'an',
+  'ar',
+  'ba',
+  'be',
+  'bi',
+  'ca',
+  'co',
+  'cu',
+  'de',
+  'di',
+  'do',
+  'el',
+  'en',
+  'er',
+  'fa',
+  'fe',
+  'ga',
+  'gi',
+  'ha',
+  'he',
+  'hy',
+  'il',
+  'in',
+  'is',
+  'la',
+  'le',
+  'li',
+  'lo',
+  'ma',
+  'me',
+  'mi',
+  'mo',
+  'na',
+  'ne',
+  'no',
+  'or',
+  'os',
+  'pa',
+  'pe',
+  'po',
+  'ra',
+  're',
+  'ri',
+  'ro',
+  'sa',
+  'se',
+  'si',
+  'ta',
+  'te',
+  'ti',
+  'to',
+  'tu',
+  'ul',
+  'ur',
+  'va',
+  've',
+  'vi',
+  'xe',
+  'za',
+  'zé',
+  'ö',
+  'ü',
+];
 const word = (syllables: number) => Array.from({ length: syllables }, () => pick(SYLLABLES)).join('');
 const VOCABULARY = [...new Set(Array.from({ length: 6000 }, () => word(2 + Math.floor(rand() * 3))))];
 const DEFINITION_ONLY = [...new Set(Array.from({ length: 400 }, () => `q${word(3)}`))];
@@ -98,10 +171,13 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const req = request({ host: '127.0.0.1', port, path, agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
         let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode} ${body.slice(0, 200)}`));
-          else resolve({ ms: performance.now() - t0, body });
-        });
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (body += chunk))
+          .on('end', () => {
+            if (res.statusCode !== 200) reject(new Error(`${path}: ${res.statusCode} ${body.slice(0, 200)}`));
+            else resolve({ ms: performance.now() - t0, body });
+          });
       });
       req.on('error', reject).end();
     });
@@ -120,7 +196,17 @@ async function main(): Promise<void> {
     ['one letter', () => q(pick([...letters]))],
     ['two or three letters', () => q(pickSkewed(VOCABULARY).slice(0, 2 + Math.floor(rand() * 2)))],
     ['one whole word', () => q(pick(VOCABULARY))],
-    ['two words', () => q(pick(data.displays).split(' ').slice(0, 2).map((w) => w.slice(0, 4)).join(' '))],
+    [
+      'two words',
+      () =>
+        q(
+          pick(data.displays)
+            .split(' ')
+            .slice(0, 2)
+            .map((w) => w.slice(0, 4))
+            .join(' '),
+        ),
+    ],
     ['word only in definitions', () => q(pick(DEFINITION_ONLY))],
     ['no match', () => q(`zz${word(3)}`)],
   ];
@@ -134,19 +220,28 @@ async function main(): Promise<void> {
   const deepCursors: string[] = [];
   for (const letter of ['a', 'm', 'r']) {
     let cursor = '';
-    for (let page = 0; page < 100; page++) cursor = (JSON.parse((await get(`${q(letter)}${cursor ? `&cursor=${cursor}` : ''}`)).body) as { pagination: { next_cursor: string } }).pagination.next_cursor;
+    for (let page = 0; page < 100; page++)
+      cursor = (JSON.parse((await get(`${q(letter)}${cursor ? `&cursor=${cursor}` : ''}`)).body) as { pagination: { next_cursor: string } }).pagination
+        .next_cursor;
     deepCursors.push(`${q(letter)}&cursor=${cursor}`);
   }
   const first = await measure(() => q(pick(['a', 'm', 'r'])));
   const deep = await measure(() => pick(deepCursors));
   results.deep = { first, deep, ratio: deep.p50 / first.p50 };
-  log(`page 101 of one letter       p50 ${deep.p50.toFixed(2)} ms (first page ${first.p50.toFixed(2)} ms: ${(deep.p50 / first.p50).toFixed(2)}×)   p99 ${deep.p99.toFixed(2)} ms`);
+  log(
+    `page 101 of one letter       p50 ${deep.p50.toFixed(2)} ms (first page ${first.p50.toFixed(2)} ms: ${(deep.p50 / first.p50).toFixed(2)}×)   p99 ${deep.p99.toFixed(2)} ms`,
+  );
   const code = await measure(() => `/v1/codes/bench:${encodeURIComponent(pick(data.codes))}`);
   const system = await measure(() => '/v1/systems/bench');
   const releases = await measure(() => '/v1/systems/bench/releases');
   const systems = await measure(() => '/v1/systems');
   results.systems = { code, system, releases, systems };
-  for (const [name, r] of [['GET /v1/codes/{id}', code], ['GET /v1/systems/{system}', system], ['GET /v1/systems/{system}/releases', releases], ['GET /v1/systems', systems]] as const) {
+  for (const [name, r] of [
+    ['GET /v1/codes/{id}', code],
+    ['GET /v1/systems/{system}', system],
+    ['GET /v1/systems/{system}/releases', releases],
+    ['GET /v1/systems', systems],
+  ] as const) {
     log(`${name.padEnd(34)} p50 ${r.p50.toFixed(3)} ms   p99 ${r.p99.toFixed(3)} ms   (${(r.p50 / code.p50).toFixed(2)}× the code)`);
   }
   writeFileSync(join(import.meta.dirname, 'results', `search-${values.postgres ? 'postgres' : 'sqlite'}.json`), `${JSON.stringify(results, null, 2)}\n`);

@@ -127,7 +127,9 @@ export async function loadCursors(data: BenchData, port: number, key: string, lo
   }
   const started = performance.now();
   const [codes, changes] = await Promise.all([walk(port, key, '/v1/codes'), walk(port, key, '/v1/changes')]);
-  log(`cursors: walked ${codes.length + 1} pages of codes and ${changes.length + 1} of changes (${CURSOR_PAGE} a page) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `cursors: walked ${codes.length + 1} pages of codes and ${changes.length + 1} of changes (${CURSOR_PAGE} a page) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   writeFileSync(file, JSON.stringify({ codes, changes }));
   return { codes, changes };
 }

@@ -77,10 +77,12 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     metrics.storeError('database');
     options.onFlushError?.(error);
   };
-  const store = options.store ?? await openStore(config, (error) => {
-    metrics.storeError('database');
-    warn('a database connection failed while idle; the pool reconnects', error);
-  });
+  const store =
+    options.store ??
+    (await openStore(config, (error) => {
+      metrics.storeError('database');
+      warn('a database connection failed while idle; the pool reconnects', error);
+    }));
   let redis: RedisLimiter | null = null;
   try {
     await store.access.seedPlans(DEFAULT_PLANS);
@@ -107,7 +109,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const usage = new UsageRecorder(store.usage, { onFlushError });
     const afterChange = shared
       ? async () => {
-          if (!(await shared.accessChanged())) warn('Redis could not be told of this change: running instances apply it within a second, once they read it from the database');
+          if (!(await shared.accessChanged()))
+            warn('Redis could not be told of this change: running instances apply it within a second, once they read it from the database');
         }
       : undefined;
     const admin: AdminDeps = { store, now, onChange: () => keys.invalidate(), afterChange };

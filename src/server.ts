@@ -32,7 +32,9 @@ async function start(): Promise<void> {
 
   const demoKey = config.demoData ? await loadDemoData(deps, app.log) : null;
   if (!config.demoData && (await deps.store.countCodes()) === 0) {
-    app.log.info('the database holds no codes and demo data is off (DEMO_DATA=1 loads it): load codes with `codebook import`, create an organisation with `codebook orgs create`');
+    app.log.info(
+      'the database holds no codes and demo data is off (DEMO_DATA=1 loads it): load codes with `codebook import`, create an organisation with `codebook orgs create`',
+    );
   }
 
   let stopping = false;

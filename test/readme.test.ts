@@ -116,13 +116,34 @@ interface State {
 
 /** The CLI reference's placeholders, filled in; run in the README's order. */
 const SYNOPSES: Record<string, (s: State) => string[]> = {
-  'npx codebook import FILE --system S --release R --effective-date YYYY-MM-DD [--format csv|ndjson] [--mode snapshot|delta] [--allow-backdated] [--allow-mass-retire]': (s) =>
-    ['import', s.csvFile, '--system', 'example', '--release', '2027-01', '--effective-date', '2027-01-01', '--format', 'csv', '--mode', 'snapshot'],
-  'npx codebook plans set NAME --endpoints codes.list,codes.get,changes.list --rate-per-minute N --monthly-quota N|unlimited [--no-test-keys]': () =>
-    ['plans', 'set', 'team', '--endpoints', 'codes.list,codes.get,changes.list', '--rate-per-minute', '100', '--monthly-quota', 'unlimited', '--no-test-keys'],
+  'npx codebook import FILE --system S --release R --effective-date YYYY-MM-DD [--format csv|ndjson] [--mode snapshot|delta] [--allow-backdated] [--allow-mass-retire]':
+    (s) => ['import', s.csvFile, '--system', 'example', '--release', '2027-01', '--effective-date', '2027-01-01', '--format', 'csv', '--mode', 'snapshot'],
+  'npx codebook plans set NAME --endpoints codes.list,codes.get,changes.list --rate-per-minute N --monthly-quota N|unlimited [--no-test-keys]': () => [
+    'plans',
+    'set',
+    'team',
+    '--endpoints',
+    'codes.list,codes.get,changes.list',
+    '--rate-per-minute',
+    '100',
+    '--monthly-quota',
+    'unlimited',
+    '--no-test-keys',
+  ],
   'npx codebook orgs create SLUG --plan NAME': () => ['orgs', 'create', 'beta', '--plan', 'team'],
   'npx codebook orgs set-plan SLUG NAME': () => ['orgs', 'set-plan', 'beta', 'free'],
-  'npx codebook keys create --org SLUG [--test] [--name NAME] [--expires-at DATE|TIME|Nd]': () => ['keys', 'create', '--org', 'beta', '--test', '--name', 'ci', '--expires-at', '90d', '--json'],
+  'npx codebook keys create --org SLUG [--test] [--name NAME] [--expires-at DATE|TIME|Nd]': () => [
+    'keys',
+    'create',
+    '--org',
+    'beta',
+    '--test',
+    '--name',
+    'ci',
+    '--expires-at',
+    '90d',
+    '--json',
+  ],
   'npx codebook keys roll KEY_ID [--grace now|1h|24h|7d]': (s) => ['keys', 'roll', s.keyId!, '--grace', '1h', '--json'],
   'npx codebook keys revoke KEY_ID': (s) => ['keys', 'revoke', s.keyId!],
   'npx codebook keys list --org SLUG': () => ['keys', 'list', '--org', 'beta'],
@@ -133,8 +154,19 @@ const SYNOPSES: Record<string, (s: State) => string[]> = {
   'npx codebook users disable --email E': () => ['users', 'disable', '--email', 'bob@example.com'],
   'npx codebook backup FILE': () => ['backup', 'first-backup.db'],
   'npx codebook systems show SYSTEM': () => ['systems', 'show', 'iso4217'],
-  'npx codebook systems set SYSTEM [--name TEXT] [--description TEXT] [--url URL] [--publisher TEXT] [--license TEXT]': () =>
-    ['systems', 'set', 'iso4217', '--name', 'ISO 4217', '--publisher', 'ISO', '--url', 'https://www.iso.org/iso-4217-currency-codes.html', '--license', ''],
+  'npx codebook systems set SYSTEM [--name TEXT] [--description TEXT] [--url URL] [--publisher TEXT] [--license TEXT]': () => [
+    'systems',
+    'set',
+    'iso4217',
+    '--name',
+    'ISO 4217',
+    '--publisher',
+    'ISO',
+    '--url',
+    'https://www.iso.org/iso-4217-currency-codes.html',
+    '--license',
+    '',
+  ],
 };
 
 const isSynopsis = (words: string[]) => words.some((w) => /^[A-Z][A-Z_]*$/.test(w) || /[[\]|…]|YYYY/.test(w));

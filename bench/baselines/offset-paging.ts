@@ -18,7 +18,10 @@ const server = createServer((request, response) => {
   const offset = Math.max(0, Number(url.searchParams.get('offset') ?? 0) || 0);
   const rows = page.all(limit + 1, offset) as unknown as [string][];
   const hasMore = rows.length > limit;
-  const data = rows.slice(0, limit).map((row) => row[0]).join(',');
+  const data = rows
+    .slice(0, limit)
+    .map((row) => row[0])
+    .join(',');
   const next = hasMore ? `,"next_offset":${offset + limit}` : '';
   const body = `{"data":[${data}],"pagination":{"has_more":${hasMore}${next}}}`;
   response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });

@@ -60,7 +60,14 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       const { admin } = await deps();
       const { key, info, previous } = await rollKey(admin, positionals[0]!, parseGrace(values.grace ?? '24h'), 'operator');
       out.result(
-        { id: info.id, key, display_prefix: info.displayPrefix, mode: info.mode, created_at: info.createdAt, previous: { id: previous.id, display_prefix: previous.displayPrefix, expires_at: previous.expiresAt } },
+        {
+          id: info.id,
+          key,
+          display_prefix: info.displayPrefix,
+          mode: info.mode,
+          created_at: info.createdAt,
+          previous: { id: previous.id, display_prefix: previous.displayPrefix, expires_at: previous.expiresAt },
+        },
         `Rolled ${previous.id} (${previous.displayPrefix}…): it keeps working until ${previous.expiresAt}, then is refused.\nIts successor ${info.id} ("${info.name}") is shown only this once and cannot be recovered:\n\n  ${key}\n`,
       );
       return;
@@ -75,7 +82,10 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
         out.result({ ...publicKey(k, org), already_revoked: true }, `key ${k.id} (${k.displayPrefix}…) was already revoked at ${k.revokedAt}; nothing changed`);
         return;
       }
-      out.result({ ...publicKey(k, org), already_revoked: false }, `key ${k.id} (${k.displayPrefix}…) revoked at ${k.revokedAt}; it is refused from the next request on`);
+      out.result(
+        { ...publicKey(k, org), already_revoked: false },
+        `key ${k.id} (${k.displayPrefix}…) revoked at ${k.revokedAt}; it is refused from the next request on`,
+      );
       return;
     }
     case 'list': {

@@ -20,7 +20,10 @@ type Command = (args: string[], deps: () => Promise<Deps>) => Promise<void>;
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   import: { run: importCommand, summary: 'import a code file (csv or ndjson) as a release of a system' },
   demo: { run: demoCommand, summary: 'load the demo data set (ISO 4217 currency codes, several releases)' },
-  generate: { run: (args, deps) => import('./generate.ts').then((m) => m.generateCommand(args, deps)), summary: 'write a synthetic, deterministic data set (CSV files and their import order)' },
+  generate: {
+    run: (args, deps) => import('./generate.ts').then((m) => m.generateCommand(args, deps)),
+    summary: 'write a synthetic, deterministic data set (CSV files and their import order)',
+  },
   systems: { run: systemsCommand, summary: 'list code systems and their releases, show one, set its name, publisher, URL, license' },
   plans: { run: plansCommand, summary: 'set or list plans (endpoints, rate per minute, monthly allowance)' },
   orgs: { run: orgsCommand, summary: 'create organisations, change their plan, list them' },

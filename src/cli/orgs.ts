@@ -38,7 +38,13 @@ export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Pr
     }
     case 'list': {
       const orgs = await (await deps()).store.access.listOrgs();
-      out.result(orgs, table(['SLUG', 'PLAN', 'ID', 'CREATED'], orgs.map((o) => [o.slug, o.plan, o.id, o.createdAt])));
+      out.result(
+        orgs,
+        table(
+          ['SLUG', 'PLAN', 'ID', 'CREATED'],
+          orgs.map((o) => [o.slug, o.plan, o.id, o.createdAt]),
+        ),
+      );
       return;
     }
     default:

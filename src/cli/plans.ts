@@ -45,7 +45,10 @@ export async function plansCommand(args: string[], deps: () => Promise<Deps>): P
   const quotaText = required(values['monthly-quota'], '--monthly-quota', USAGE);
   const plan = await setPlan((await deps()).admin, {
     name: positionals[0]!,
-    endpoints: required(values.endpoints, '--endpoints', USAGE).split(',').map((e) => e.trim()).filter((e) => e !== ''),
+    endpoints: required(values.endpoints, '--endpoints', USAGE)
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e !== ''),
     ratePerMinute: integer(required(values['rate-per-minute'], '--rate-per-minute', USAGE), '--rate-per-minute'),
     monthlyQuota: quotaText === 'unlimited' ? null : integer(quotaText, '--monthly-quota'),
     testKeysAllowed: !values['no-test-keys'],

@@ -17,7 +17,9 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr) {
       const ratio = total === 0 ? 1 : Math.min(1, done / total);
       const filled = Math.round(ratio * WIDTH);
       const amount = phase === 'read' ? `${(done / 1e6).toFixed(1)}/${(total / 1e6).toFixed(1)} MB` : `${done}/${total}`;
-      stream.write(`\r${LABEL[phase].padEnd(10)} [${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${amount}\x1b[K`);
+      stream.write(
+        `\r${LABEL[phase].padEnd(10)} [${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${amount}\x1b[K`,
+      );
       drawn = true;
     },
     done(): void {

@@ -11,11 +11,17 @@ const USAGE =
   '       (an empty value clears a field)';
 
 const HEADERS = ['SYSTEM', 'NAME', 'ACTIVE', 'DEPRECATED', 'RETIRED', 'LATEST RELEASE', 'EFFECTIVE'];
-const row = (s: SystemInfo) => [s.id, s.name, s.counts.active, s.counts.deprecated, s.counts.retired, s.latestRelease ?? '-', s.latestEffectiveDate ?? '-'].map(String);
+const row = (s: SystemInfo) =>
+  [s.id, s.name, s.counts.active, s.counts.deprecated, s.counts.retired, s.latestRelease ?? '-', s.latestEffectiveDate ?? '-'].map(String);
 
 function describe(s: SystemInfo): string {
   const lines = [table(HEADERS, [row(s)])];
-  for (const [label, value] of [['description', s.description], ['url', s.url], ['publisher', s.publisher], ['license', s.license]] as const) {
+  for (const [label, value] of [
+    ['description', s.description],
+    ['url', s.url],
+    ['publisher', s.publisher],
+    ['license', s.license],
+  ] as const) {
     lines.push(`${label}: ${value ?? '-'}`);
   }
   return lines.join('\n');
@@ -43,7 +49,10 @@ export async function systemsCommand(args: string[], deps: () => Promise<Deps>):
       const system = await store.systems.getSystem(positionals[0]!);
       if (system === null) throw new CliError(`no system "${positionals[0]}" (see: codebook systems list)`);
       const releases = await store.systems.pageReleases(system.id, null, 1000);
-      const releaseLines = table(['RELEASE', 'EFFECTIVE', 'MODE', 'ADDED', 'REVISED', 'RETIRED', 'REACTIVATED'], releases.map((r) => [r.id, r.effectiveDate, r.mode, r.counts.added, r.counts.revised, r.counts.retired, r.counts.reactivated].map(String)));
+      const releaseLines = table(
+        ['RELEASE', 'EFFECTIVE', 'MODE', 'ADDED', 'REVISED', 'RETIRED', 'REACTIVATED'],
+        releases.map((r) => [r.id, r.effectiveDate, r.mode, r.counts.added, r.counts.revised, r.counts.retired, r.counts.reactivated].map(String)),
+      );
       out.result({ ...systemRecord(system), releases: releases.map(releaseRecord) }, `${describe(system)}\n\n${releaseLines}`);
       return;
     }

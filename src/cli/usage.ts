@@ -22,9 +22,15 @@ export async function usageCommand(args: string[], deps: () => Promise<Deps>): P
     `not counted: ${report.total - report.counted} (${UNCOUNTED_OUTCOMES.map((o) => `${o} ${report.notCounted[o] ?? 0}`).join(', ')})`,
     `all requests: ${report.total}`,
     '',
-    table(['KEY', 'NAME', 'MODE', ...OUTCOMES.map((o) => o.toUpperCase())], report.byKey.map((k) => [`${k.displayPrefix}…`, k.name, k.mode, ...outcomes(k.byOutcome)])),
+    table(
+      ['KEY', 'NAME', 'MODE', ...OUTCOMES.map((o) => o.toUpperCase())],
+      report.byKey.map((k) => [`${k.displayPrefix}…`, k.name, k.mode, ...outcomes(k.byOutcome)]),
+    ),
     '',
-    table(['DAY', ...OUTCOMES.map((o) => o.toUpperCase())], report.byDay.map((d) => [d.day, ...outcomes(d.byOutcome)])),
+    table(
+      ['DAY', ...OUTCOMES.map((o) => o.toUpperCase())],
+      report.byDay.map((d) => [d.day, ...outcomes(d.byOutcome)]),
+    ),
   ].join('\n');
   output(values.json).result(report, text);
 }

@@ -29,7 +29,10 @@ export async function usersCommand(args: string[], deps: () => Promise<Deps>): P
     case 'create': {
       const org = await existingOrg(d.admin, required(values.org, '--org', USAGE));
       const { user, token, expiresAt } = await createUser(d.admin, org, required(values.email, '--email', USAGE));
-      out.result({ ...publicUser(user, org.slug), link: linkUrl(token), link_expires_at: expiresAt }, `User ${user.email} created in ${org.slug}.\n${linkText(linkUrl(token), expiresAt)}`);
+      out.result(
+        { ...publicUser(user, org.slug), link: linkUrl(token), link_expires_at: expiresAt },
+        `User ${user.email} created in ${org.slug}.\n${linkText(linkUrl(token), expiresAt)}`,
+      );
       return;
     }
     case 'link': {
@@ -41,7 +44,13 @@ export async function usersCommand(args: string[], deps: () => Promise<Deps>): P
       const org = values.org === undefined ? null : await existingOrg(d.admin, values.org);
       const orgs = new Map((await d.store.access.listOrgs()).map((o) => [o.id, o.slug]));
       const users = (await d.store.dashboard.listUsers(org?.id ?? null)).map((u) => publicUser(u, orgs.get(u.orgId) ?? u.orgId));
-      out.result(users, table(['EMAIL', 'ORG', 'PASSWORD SET', 'STATE', 'CREATED'], users.map((u) => [u.email, u.org, u.password_set ? 'yes' : 'no', u.disabled_at ? 'disabled' : 'active', u.created_at])));
+      out.result(
+        users,
+        table(
+          ['EMAIL', 'ORG', 'PASSWORD SET', 'STATE', 'CREATED'],
+          users.map((u) => [u.email, u.org, u.password_set ? 'yes' : 'no', u.disabled_at ? 'disabled' : 'active', u.created_at]),
+        ),
+      );
       return;
     }
     case 'disable': {

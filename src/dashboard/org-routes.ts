@@ -76,7 +76,14 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     const now = new Date(deps.now());
     const nonce = formField(request.body, 'nonce');
     if (nonce === '' || !(await store.dashboard.useNonce(nonce, now.toISOString(), new Date(now.getTime() - NONCE_MEMORY_MS).toISOString()))) {
-      return sendPage(reply, 409, messagePage('Key already created', 'This form was already sent, so its key was created and shown once; it cannot be shown again. Find it in the list of keys, and revoke it if you did not keep it.'));
+      return sendPage(
+        reply,
+        409,
+        messagePage(
+          'Key already created',
+          'This form was already sent, so its key was created and shown once; it cannot be shown again. Find it in the list of keys, and revoke it if you did not keep it.',
+        ),
+      );
     }
     const mode = formField(request.body, 'mode') || 'live';
     if (!(KEY_MODES as readonly string[]).includes(mode)) return sendPage(reply, 400, await renderKeys(session, 'Choose live or test.'));
@@ -85,7 +92,12 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
       const on = formField(request.body, 'expires_on');
       if (expires === 'date' && on === '') throw new InvalidRequest('Choose the date the key expires on, or another expiry.');
       const expiresAt = parseExpiry(expires === 'date' ? on : expires, deps.now());
-      const { key, info } = await createExpiringKey(admin, session.org, { mode: mode as KeyMode, name: formField(request.body, 'name'), expiresAt }, session.user.email);
+      const { key, info } = await createExpiringKey(
+        admin,
+        session.org,
+        { mode: mode as KeyMode, name: formField(request.body, 'name'), expiresAt },
+        session.user.email,
+      );
       return sendPage(reply, 200, keyCreatedPage(session, key, info));
     } catch (error) {
       if (error instanceof InvalidRequest) return sendPage(reply, 400, await renderKeys(session, error.message));

@@ -6,7 +6,7 @@
  */
 
 /** Case folding beyond toLowerCase: the mappings where full folding differs from lower case. */
-const FOLD_EXTRA: Record<string, string> = { 'ß': 'ss', 'ς': 'σ' };
+const FOLD_EXTRA: Record<string, string> = { ß: 'ss', ς: 'σ' };
 const EXTRA_PATTERN = /[ßς]/g;
 /** Longer words are indexed and searched by their first this many characters (PostgreSQL caps a lexeme at 2 KiB). */
 export const MAX_WORD_LENGTH = 100;

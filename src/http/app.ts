@@ -94,7 +94,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(async (scope) => dashboardPlugin(scope, deps), { prefix: '/dashboard' });
 
   app.setNotFoundHandler(async (request) => {
-    throw new ApiError('route_not_found', `No route ${request.method} ${loggableUrl(request.url.split('?')[0]!)}. The API lives under /v1; its reference is at /docs.`);
+    throw new ApiError(
+      'route_not_found',
+      `No route ${request.method} ${loggableUrl(request.url.split('?')[0]!)}. The API lives under /v1; its reference is at /docs.`,
+    );
   });
 
   return app;

@@ -26,7 +26,11 @@ export interface CursorCodec {
 }
 
 function invalid(reason: string): ApiError {
-  return new ApiError('invalid_cursor', `The cursor is not valid for this request: ${reason}. Send the next_cursor of the previous page unchanged, with the same filters.`, { param: 'cursor' });
+  return new ApiError(
+    'invalid_cursor',
+    `The cursor is not valid for this request: ${reason}. Send the next_cursor of the previous page unchanged, with the same filters.`,
+    { param: 'cursor' },
+  );
 }
 
 const SHA256_BLOCK = 64;

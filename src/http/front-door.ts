@@ -54,8 +54,12 @@ export function drainingGuard(app: FastifyInstance): (request: FastifyRequest) =
   });
   return () => {
     if (!draining) return;
-    throw new ApiError('service_unavailable', 'This instance is shutting down. Retry after the number of seconds in Retry-After; another instance will answer.', {
-      headers: { 'Retry-After': String(DRAINING_RETRY_AFTER_SECONDS), Connection: 'close' },
-    });
+    throw new ApiError(
+      'service_unavailable',
+      'This instance is shutting down. Retry after the number of seconds in Retry-After; another instance will answer.',
+      {
+        headers: { 'Retry-After': String(DRAINING_RETRY_AFTER_SECONDS), Connection: 'close' },
+      },
+    );
   };
 }

@@ -40,7 +40,7 @@ export function openApiOptions({ publicUrl }: OpenApiSettings): SwaggerOptions {
         {
           name: 'systems',
           description:
-            'A system is one code set (`iso4217`, `icd10cm`): its name and publisher, its codes counted by status, and its releases. A release is one import of the system under a name, with its effective date and the range of change ids it wrote, so a code record\'s `release` and a change\'s `release` can be traced to it.',
+            "A system is one code set (`iso4217`, `icd10cm`): its name and publisher, its codes counted by status, and its releases. A release is one import of the system under a name, with its effective date and the range of change ids it wrote, so a code record's `release` and a change's `release` can be traced to it.",
         },
       ],
       components: {

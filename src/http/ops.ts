@@ -21,7 +21,13 @@ async function reachable(check: () => Promise<void>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS)));
   try {
-    return await Promise.race([check().then(() => true, () => false), timeout]);
+    return await Promise.race([
+      check().then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -34,10 +40,7 @@ async function reachable(check: () => Promise<void>): Promise<boolean> {
  */
 export async function registerOps(app: FastifyInstance, deps: OpsDeps): Promise<void> {
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const [database, redis] = await Promise.all([
-      reachable(() => deps.store.ping()),
-      deps.redis ? reachable(() => deps.redis!.ping()) : Promise.resolve(null),
-    ]);
+    const [database, redis] = await Promise.all([reachable(() => deps.store.ping()), deps.redis ? reachable(() => deps.redis!.ping()) : Promise.resolve(null)]);
     const checks = { database: database ? 'ok' : 'unreachable', redis: redis === null ? 'not configured' : redis ? 'ok' : 'unreachable' };
     if (!database) {
       deps.metrics.storeError('database');

@@ -51,12 +51,7 @@ export function pageEnvelope<K, T>(page: RawPage<K, T>, codec: CursorCodec, coll
 }
 
 /** The position a cursor points after, or null for the first page; invalid_cursor otherwise. */
-export function positionAfter<K>(
-  codec: CursorCodec,
-  cursor: string | undefined,
-  collection: Collection<K>,
-  binding: string,
-): K | null {
+export function positionAfter<K>(codec: CursorCodec, cursor: string | undefined, collection: Collection<K>, binding: string): K | null {
   if (cursor === undefined) return null;
   const key = collection.fromSortKey(codec.decode(cursor, collection.name, binding));
   if (key === null) throw codec.invalid('malformed');

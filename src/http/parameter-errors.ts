@@ -20,15 +20,29 @@ export interface AjvError {
  * list of parameters the endpoint accepts.
  */
 const OFFSET_PAGING = new Set([
-  'offset', 'skip', 'start', 'start_index', 'startindex', '$skip', '$top', 'top',
-  'page', 'page_size', 'pagesize', 'page_number', 'pagenumber', 'page_no', 'per_page', 'perpage',
+  'offset',
+  'skip',
+  'start',
+  'start_index',
+  'startindex',
+  '$skip',
+  '$top',
+  'top',
+  'page',
+  'page_size',
+  'pagesize',
+  'page_number',
+  'pagenumber',
+  'page_no',
+  'per_page',
+  'perpage',
 ]);
 
 const isOffsetPaging = (name: string) => OFFSET_PAGING.has(name.toLowerCase().replaceAll('-', '_'));
 
 /** A client's text inside a message: quoted, and cut short so a huge value cannot flood the body. */
 function quoted(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
 }
 

@@ -49,7 +49,12 @@ const holdsKey = (part: string) => KEY_SHAPE.test(part) || KEY_SHAPE.test(decode
 export function loggableUrl(url: string): string {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
-  const safePath = holdsKey(path) ? path.split('/').map((segment) => (holdsKey(segment) ? '[REDACTED]' : segment)).join('/') : path;
+  const safePath = holdsKey(path)
+    ? path
+        .split('/')
+        .map((segment) => (holdsKey(segment) ? '[REDACTED]' : segment))
+        .join('/')
+    : path;
   if (q === -1) return safePath;
   if (queryHoldsKey(url)) return `${safePath}?[REDACTED]`;
   const query = url

@@ -56,11 +56,7 @@ function bundle(): Promise<Bundle> {
 /** GET handler: the bundle, gzipped when the browser accepts it, revalidated by ETag. */
 export async function sendScalarBundle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { plain, gzipped, etag } = await bundle();
-  reply
-    .type('text/javascript; charset=utf-8')
-    .header('ETag', etag)
-    .header('Cache-Control', 'no-cache')
-    .header('Vary', 'Accept-Encoding');
+  reply.type('text/javascript; charset=utf-8').header('ETag', etag).header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding');
   if (request.headers['if-none-match'] === etag) return reply.code(304).send();
   if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('Content-Encoding', 'gzip').send(gzipped);
   return reply.send(plain);

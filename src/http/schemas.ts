@@ -10,8 +10,7 @@ import { CHANGE_TYPES, CODE_STATUSES, CONTENT_FIELDS } from '../domain/records.t
 import { ERROR_CODES } from '../errors.ts';
 import { errorExamples } from './examples.ts';
 
-const stringEnum = (values: readonly string[], description: string) =>
-  Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+const stringEnum = (values: readonly string[], description: string) => Type.Unsafe<string>({ type: 'string', enum: [...values], description });
 
 const Date_ = (description: string) => Type.String({ format: 'date', description, examples: ['2024-06-25'] });
 
@@ -135,7 +134,10 @@ export const ReleaseRecord = Type.Object(
     system: Type.String(),
     id: Type.String({ description: 'The release name, unique within its system.', examples: ['2026-01'] }),
     effective_date: Type.String({ format: 'date' }),
-    mode: stringEnum(['snapshot', 'delta'], 'snapshot: the file was the whole system (missing codes retired); delta: only its rows changed. Releases recorded before releases existed say delta.'),
+    mode: stringEnum(
+      ['snapshot', 'delta'],
+      'snapshot: the file was the whole system (missing codes retired); delta: only its rows changed. Releases recorded before releases existed say delta.',
+    ),
     imported_at: Type.String({ format: 'date-time' }),
     counts: Type.Object(
       { added: count('Codes added.'), revised: count('Codes revised.'), retired: count('Codes retired.'), reactivated: count('Codes reactivated.') },
@@ -160,9 +162,7 @@ export function PageOf<S extends TSchema>(item: S, description: string) {
       pagination: Type.Object(
         {
           has_more: Type.Boolean({ description: 'true when further records exist after this page.' }),
-          next_cursor: Type.Optional(
-            Type.String({ description: 'Present only when has_more is true: send it as cursor to get the next page.' }),
-          ),
+          next_cursor: Type.Optional(Type.String({ description: 'Present only when has_more is true: send it as cursor to get the next page.' })),
         },
         { additionalProperties: false },
       ),
@@ -187,9 +187,15 @@ export const ErrorBody = Type.Object(
 );
 
 const header = (description: string, example: string) => ({ type: 'string', description, examples: [example] });
-const REQUEST_ID = header('Identifies the request; the same as request_id in an error body. Quote it when asking about a request.', 'req_9bf2773cfa844df4857447ca197256b5');
+const REQUEST_ID = header(
+  'Identifies the request; the same as request_id in an error body. Quote it when asking about a request.',
+  'req_9bf2773cfa844df4857447ca197256b5',
+);
 const RATE_LIMIT_HEADERS = {
-  'RateLimit-Policy': header('The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit.', '"minute";q=600;w=60, "month";q=1000000'),
+  'RateLimit-Policy': header(
+    'The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit.',
+    '"minute";q=600;w=60, "month";q=1000000',
+  ),
   RateLimit: header('What remains (IETF RateLimit fields): r requests, t seconds until the window resets.', '"minute";r=596;t=19, "month";r=999996;t=833779'),
 };
 const RETRY_AFTER = header('Seconds to wait before retrying.', '19');
@@ -201,14 +207,23 @@ const ERROR_RESPONSES: Record<number, { description: string; headers: Record<str
     headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
   },
   401: { description: '`invalid_api_key`: no key, or a malformed, unknown or revoked key.', headers: { 'Request-Id': REQUEST_ID } },
-  403: { description: "`endpoint_not_available_on_plan`: the key's plan does not include this endpoint.", headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
-  404: { description: '`code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record.', headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
+  403: {
+    description: "`endpoint_not_available_on_plan`: the key's plan does not include this endpoint.",
+    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
+  },
+  404: {
+    description: '`code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record.',
+    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
+  },
   429: {
     description: '`rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds.',
     headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER },
   },
   500: { description: '`internal_error`: a fault on our side. Quote the `request_id`.', headers: { 'Request-Id': REQUEST_ID } },
-  503: { description: '`service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds.', headers: { 'Request-Id': REQUEST_ID, 'Retry-After': RETRY_AFTER } },
+  503: {
+    description: '`service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds.',
+    headers: { 'Request-Id': REQUEST_ID, 'Retry-After': RETRY_AFTER },
+  },
 };
 
 /**

@@ -21,7 +21,16 @@ const LANDING_CSP = [...COMMON_CSP, "style-src 'self'"].join('; ');
  * No upgrade-insecure-requests: over plain HTTP on any host name but localhost
  * it would turn every asset request into HTTPS and leave the page blank.
  */
-const REFERENCE_CSP = ["default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:", "connect-src 'self'", "form-action 'none'", "frame-ancestors 'none'", "base-uri 'none'"].join('; ');
+const REFERENCE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -52,7 +52,16 @@ function noRoute(request: FastifyRequest): ApiError {
   }
   return new ApiError('route_not_found', shown);
 }
-const PATHS = ['/codes', '/codes/search', '/codes/:code_id', '/codes/:code_id/changes', '/changes', '/systems', '/systems/:system', '/systems/:system/releases'];
+const PATHS = [
+  '/codes',
+  '/codes/search',
+  '/codes/:code_id',
+  '/codes/:code_id/changes',
+  '/changes',
+  '/systems',
+  '/systems/:system',
+  '/systems/:system/releases',
+];
 
 export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void> {
   const { gate } = deps;

@@ -10,7 +10,6 @@ import type { LimitDecision, Limiter } from './limiter.ts';
 import { givenBackWindow, windowsAt, type Windows } from '../domain/windows.ts';
 import { flushUntilWritten } from '../store/flush-until-written.ts';
 
-
 interface OrgCounts {
   month: string;
   /** Requests admitted in the month. */
@@ -163,6 +162,9 @@ export class MemoryLimiter implements Limiter {
   /** Stops the timer and writes everything pending (see flushUntilWritten). */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await flushUntilWritten(() => this.flush(), () => this.dirty.size > 0 || this.ended.length > 0);
+    await flushUntilWritten(
+      () => this.flush(),
+      () => this.dirty.size > 0 || this.ended.length > 0,
+    );
   }
 }

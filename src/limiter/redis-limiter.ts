@@ -106,8 +106,7 @@ export class RedisLimiter implements Limiter {
       this.wasDown = true;
       this.o.onHealth?.(false);
       this.o.onWarning?.('Redis is not reachable: limits are enforced per instance until it is');
-    }
-    else await this.recover();
+    } else await this.recover();
   }
 
   get isHealthy(): boolean {
@@ -144,10 +143,21 @@ export class RedisLimiter implements Limiter {
       let reply: [string, string, number, number, number];
       try {
         reply = await this.redis.cbLimit(
-          this.key('access:epoch'), monthKey, givenBackKey, minuteKey,
-          expected, freshEpoch(), EPOCH_TTL_S,
-          plan.monthlyQuota ?? -1, plan.ratePerMinute, consume ? 1 : 0, monthTtl, MINUTE_TTL_S,
-          seed ? seed.month : '', seed ? seed.minute : 0, seed ? seed.givenBack : 0,
+          this.key('access:epoch'),
+          monthKey,
+          givenBackKey,
+          minuteKey,
+          expected,
+          freshEpoch(),
+          EPOCH_TTL_S,
+          plan.monthlyQuota ?? -1,
+          plan.ratePerMinute,
+          consume ? 1 : 0,
+          monthTtl,
+          MINUTE_TTL_S,
+          seed ? seed.month : '',
+          seed ? seed.minute : 0,
+          seed ? seed.givenBack : 0,
         );
       } catch (error) {
         this.markDown(error);
@@ -257,7 +267,17 @@ export class RedisLimiter implements Limiter {
         const marker = this.key(`replayed:${a.id}`);
         if ((await this.redis.cbReplay(monthKey, givenBackKey, marker, a.count, '', 0, expiresIn, a.givenBack, REPLAY_MARKER_TTL_S)) === -1) {
           const stored = await this.o.usage.loadCounters(a.orgId, [a.month, givenBack]);
-          await this.redis.cbReplay(monthKey, givenBackKey, marker, a.count, stored.get(a.month) ?? 0, stored.get(givenBack) ?? 0, expiresIn, a.givenBack, REPLAY_MARKER_TTL_S);
+          await this.redis.cbReplay(
+            monthKey,
+            givenBackKey,
+            marker,
+            a.count,
+            stored.get(a.month) ?? 0,
+            stored.get(givenBack) ?? 0,
+            expiresIn,
+            a.givenBack,
+            REPLAY_MARKER_TTL_S,
+          );
         }
         this.replaying.shift();
         this.dirty.set(`${a.orgId} ${a.month}`, { orgId: a.orgId, month: a.month, minute: '' });
@@ -272,7 +292,14 @@ export class RedisLimiter implements Limiter {
     if (this.closed) return;
     if (!this.healthy) {
       // Connected is not enough (a Redis that hangs stays connected): it must answer.
-      if (this.redis.status === 'ready' && (await this.redis.ping().then(() => true, () => false))) await this.recover();
+      if (
+        this.redis.status === 'ready' &&
+        (await this.redis.ping().then(
+          () => true,
+          () => false,
+        ))
+      )
+        await this.recover();
       return;
     }
     await this.replay();
@@ -298,9 +325,11 @@ export class RedisLimiter implements Limiter {
     const previous = this.mirroring;
     const run = (previous ? previous.catch(() => undefined) : Promise.resolve()).then(() => this.mirrorOnce());
     this.mirroring = run;
-    run.finally(() => {
-      if (this.mirroring === run) this.mirroring = null;
-    }).catch(() => undefined);
+    run
+      .finally(() => {
+        if (this.mirroring === run) this.mirroring = null;
+      })
+      .catch(() => undefined);
     return run;
   }
 

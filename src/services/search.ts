@@ -17,7 +17,9 @@ export function searchQueryText(q: unknown): string {
   const length = [...text].length;
   if (length === 0 || length > QUERY_MAX_LENGTH) {
     const got = typeof q !== 'string' ? 'none' : length === 0 ? 'an empty value' : `${length} characters`;
-    throw new ApiError('invalid_parameter', `The q parameter must be the text to search for, 1 to ${QUERY_MAX_LENGTH} characters once trimmed; got ${got}.`, { param: 'q' });
+    throw new ApiError('invalid_parameter', `The q parameter must be the text to search for, 1 to ${QUERY_MAX_LENGTH} characters once trimmed; got ${got}.`, {
+      param: 'q',
+    });
   }
   return text;
 }

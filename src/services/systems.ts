@@ -76,7 +76,7 @@ export async function listReleases(store: CatalogStore, system: string, afterSeq
 /** Every system, for the operator's list. */
 export async function allSystems(store: Store): Promise<SystemInfo[]> {
   const out: SystemInfo[] = [];
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const page = await store.systems.pageSystems(after, 500);
     out.push(...page);
     if (page.length < 500) return out;
@@ -89,10 +89,12 @@ const MAX_FIELD_LENGTH = 2000;
 /** Sets an operator's descriptive fields of a system; an empty value clears one (the name cannot be cleared). */
 export async function setSystemFields(store: Store, id: string, fields: SystemFields, now: Date = new Date()): Promise<SystemInfo> {
   for (const [name, value] of Object.entries(fields)) {
-    if (typeof value === 'string' && (value.length > MAX_FIELD_LENGTH || !value.isWellFormed())) throw new InvalidRequest(`--${name} must be well-formed text of at most ${MAX_FIELD_LENGTH} characters`);
+    if (typeof value === 'string' && (value.length > MAX_FIELD_LENGTH || !value.isWellFormed()))
+      throw new InvalidRequest(`--${name} must be well-formed text of at most ${MAX_FIELD_LENGTH} characters`);
   }
   if (fields.name !== undefined && fields.name.trim() === '') throw new InvalidRequest('--name cannot be empty');
-  if (fields.url !== undefined && fields.url !== null && !/^https?:\/\/\S+$/.test(fields.url)) throw new InvalidRequest(`--url must be an http(s) URL (got "${fields.url}")`);
+  if (fields.url !== undefined && fields.url !== null && !/^https?:\/\/\S+$/.test(fields.url))
+    throw new InvalidRequest(`--url must be an http(s) URL (got "${fields.url}")`);
   if (Object.keys(fields).length === 0) throw new InvalidRequest('nothing to set: give at least one of --name, --description, --url, --publisher, --license');
   const updated = await store.systems.updateSystem(id, fields, now.toISOString());
   if (updated === null) throw new InvalidRequest(`no system "${id}"; a system exists once a release of it has been imported`);

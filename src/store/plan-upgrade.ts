@@ -14,15 +14,19 @@ function sqlText(text: string): string {
 export function planUpgradeSqlite(before: readonly string[], added: readonly string[]): string {
   const hadEvery = `(SELECT count(DISTINCT value) FROM json_each(plans.endpoints) WHERE value IN (${before.map(sqlText).join(', ')})) = ${before.length}`;
   return added
-    .map((name) => `UPDATE plans SET endpoints = json_insert(endpoints, '$[#]', ${sqlText(name)})
-      WHERE ${hadEvery} AND NOT EXISTS (SELECT 1 FROM json_each(plans.endpoints) WHERE value = ${sqlText(name)});`)
+    .map(
+      (name) => `UPDATE plans SET endpoints = json_insert(endpoints, '$[#]', ${sqlText(name)})
+      WHERE ${hadEvery} AND NOT EXISTS (SELECT 1 FROM json_each(plans.endpoints) WHERE value = ${sqlText(name)});`,
+    )
     .join('\n');
 }
 
 export function planUpgradePostgres(before: readonly string[], added: readonly string[]): string {
   return added
-    .map((name) => `UPDATE plans SET endpoints = (endpoints::jsonb || ${sqlText(jsonList([name]))}::jsonb)::text
-      WHERE endpoints::jsonb @> ${sqlText(jsonList(before))}::jsonb AND NOT endpoints::jsonb @> ${sqlText(jsonList([name]))}::jsonb;`)
+    .map(
+      (name) => `UPDATE plans SET endpoints = (endpoints::jsonb || ${sqlText(jsonList([name]))}::jsonb)::text
+      WHERE endpoints::jsonb @> ${sqlText(jsonList(before))}::jsonb AND NOT endpoints::jsonb @> ${sqlText(jsonList([name]))}::jsonb;`,
+    )
     .join('\n');
 }
 

@@ -51,7 +51,7 @@ export function storedCodeFromRow(id: string, json: string): StoredCode {
     display: text(r.display),
     definition: typeof r.definition === 'string' ? text(r.definition) : null,
     status: r.status as CodeStatus,
-    parents: (r.parents).map(text),
+    parents: r.parents.map(text),
   };
   return { id, ...content, attributes, effectiveFrom: r.effective_from, release: r.release, wellFormed };
 }

@@ -188,7 +188,16 @@ describe('key states: active → revoked (rules 6 and 7, state table)', () => {
     const stored = (await ctx.store.access.getKey(info.id))!;
     assert.equal(stored.lastUsedAt, '2026-03-15T12:00:30.000Z', 'last used moved for a refused request');
     const usage = await ctx.store.usage.usageByDay(ctx.org.id, '2026-03');
-    assert.deepEqual(usage.filter((u) => u.keyId === info.id).map((u) => [u.outcome, u.count]).sort(), [['ok', 1], ['refused_auth', 1]]);
+    assert.deepEqual(
+      usage
+        .filter((u) => u.keyId === info.id)
+        .map((u) => [u.outcome, u.count])
+        .sort(),
+      [
+        ['ok', 1],
+        ['refused_auth', 1],
+      ],
+    );
   });
 
   test('revoking one key leaves the organisation’s other keys working', async () => {

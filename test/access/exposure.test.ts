@@ -50,16 +50,28 @@ describe('exposed keys', () => {
     assert.equal((await bare(ctx, '/v1/codes?limit=1', bearer(key))).statusCode, 200, 'the setting is off by default: the key still works');
 
     const warnings = await exposureWarnings(ctx.deps.admin, org);
-    assert.deepEqual(warnings.map((w) => w.key.id), [info.id], 'the dashboard banner names it');
+    assert.deepEqual(
+      warnings.map((w) => w.key.id),
+      [info.id],
+      'the dashboard banner names it',
+    );
     await bare(ctx, `/v1/codes?key=${encodeURIComponent(key)}`);
-    assert.equal((await ctx.store.dashboard.listAudit(org.id, 10)).filter((e) => e.action === 'key.exposed').length, 1, 'a repeat within the minute adds nothing');
+    assert.equal(
+      (await ctx.store.dashboard.listAudit(org.id, 10)).filter((e) => e.action === 'key.exposed').length,
+      1,
+      'a repeat within the minute adds nothing',
+    );
     await revokeKey(ctx.deps.admin, info.id);
     assert.deepEqual(await exposureWarnings(ctx.deps.admin, org), [], 'the banner goes once the key no longer works');
   });
 
   test('in a Referer header and in a request body field: marked too, and the request is answered as usual', async () => {
     const { org, key } = await orgWithKey('referrer');
-    const page = await ctx.app.inject({ method: 'GET', url: '/v1/codes?limit=1', headers: { ...ctx.authHeaders, referer: `https://shop.example/checkout?apikey=${key}` } });
+    const page = await ctx.app.inject({
+      method: 'GET',
+      url: '/v1/codes?limit=1',
+      headers: { ...ctx.authHeaders, referer: `https://shop.example/checkout?apikey=${key}` },
+    });
     assert.equal(page.statusCode, 200);
     // Today no /v1 endpoint takes a body (bodies are read after authentication and routing); a form field counts the same.
     const form = await ctx.app.inject({
@@ -83,7 +95,7 @@ describe('exposed keys', () => {
     assert.deepEqual(await ctx.store.keyLife.listExposures(org.id, 10), []);
   });
 
-  test('with the organisation\'s setting on, an exposed key is revoked at once, and the audit log says why', async () => {
+  test("with the organisation's setting on, an exposed key is revoked at once, and the audit log says why", async () => {
     const { org, key, info } = await orgWithKey('strict');
     await updateOrgSettings(ctx.deps.admin, org, { autoRevokeExposed: true, requestLogDays: 7, requestLogMax: 10_000 }, 'admin@strict.example');
     assert.equal((await bare(ctx, '/v1/codes?limit=1', bearer(key))).statusCode, 200, 'cached before the leak');
@@ -92,7 +104,10 @@ describe('exposed keys', () => {
     const [exposure] = await ctx.store.keyLife.listExposures(org.id, 10);
     assert.equal(exposure!.revoked, true);
     const actions = (await ctx.store.dashboard.listAudit(org.id, 10)).map((e) => `${e.actor} ${e.action}`);
-    assert.ok(actions.includes('exposure key.revoked') && actions.includes('exposure key.exposed') && actions.includes('admin@strict.example settings.changed'), actions.join(', '));
+    assert.ok(
+      actions.includes('exposure key.revoked') && actions.includes('exposure key.exposed') && actions.includes('admin@strict.example settings.changed'),
+      actions.join(', '),
+    );
     assert.equal((await ctx.store.access.getKey(info.id))!.revokedAt !== null, true);
   });
 

@@ -146,34 +146,28 @@ describe('keys never reach the log', () => {
     assert.ok(logged.some((l) => l.includes('token=[REDACTED]')));
   });
 
-  test(
-    'a key sent as a path segment (a client mistake) is not logged either',
-    async () => {
-      logged.length = 0;
-      await get(`/v1/codes/${ctx.key}`, bearer(ctx.key));
-      await get(`/v1/${ctx.key}`, bearer(ctx.key));
-      assertNotLogged(randomPart(ctx.key));
-    },
-  );
+  test('a key sent as a path segment (a client mistake) is not logged either', async () => {
+    logged.length = 0;
+    await get(`/v1/codes/${ctx.key}`, bearer(ctx.key));
+    await get(`/v1/${ctx.key}`, bearer(ctx.key));
+    assertNotLogged(randomPart(ctx.key));
+  });
 
-  test(
-    'redaction does not depend on the caller passing the logging serializers',
-    async () => {
-      const lines: string[] = [];
-      const stream = new Writable({
-        write(chunk, _e, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      });
-      const plain = await buildApp(ctx.deps, { logger: { level: 'info', stream } });
-      try {
-        await plain.inject({ method: 'GET', url: `/v1/codes?api_key=${ctx.key}` });
-        assert.ok(lines.length > 0);
-        assert.ok(!lines.join('').includes(randomPart(ctx.key)));
-      } finally {
-        await plain.close();
-      }
-    },
-  );
+  test('redaction does not depend on the caller passing the logging serializers', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _e, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const plain = await buildApp(ctx.deps, { logger: { level: 'info', stream } });
+    try {
+      await plain.inject({ method: 'GET', url: `/v1/codes?api_key=${ctx.key}` });
+      assert.ok(lines.length > 0);
+      assert.ok(!lines.join('').includes(randomPart(ctx.key)));
+    } finally {
+      await plain.close();
+    }
+  });
 });

@@ -49,7 +49,12 @@ test('created, rolled, exposed in every way, used and refused: no key anywhere i
     await send({ method: 'GET', url: '/v1/codes?limit=1', headers: { authorization: `Bearer ${key}`, referer: `https://example.com/?key=${key}` } });
     await send({ method: 'GET', url: `/v1/codes/${key}`, headers: { authorization: `Bearer ${key}` } });
     await send({ method: 'GET', url: `/dashboard/requests?q=${key}` });
-    await send({ method: 'POST', url: '/dashboard/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `email=a%40b.example&password=${key}` });
+    await send({
+      method: 'POST',
+      url: '/dashboard/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `email=a%40b.example&password=${key}`,
+    });
   }
   await updateOrgSettings(admin, ctx.org, { autoRevokeExposed: true, requestLogDays: 7, requestLogMax: 10_000 }, 'test');
   await send({ method: 'GET', url: `/v1/changes?token=${other.key}` });

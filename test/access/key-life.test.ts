@@ -23,7 +23,8 @@ before(async () => {
 });
 after(async () => ctx.close());
 
-const status = async (key: string, app: FastifyInstance = ctx.app) => (await app.inject({ method: 'GET', url: '/v1/codes?limit=1', headers: bearer(key) })).statusCode;
+const status = async (key: string, app: FastifyInstance = ctx.app) =>
+  (await app.inject({ method: 'GET', url: '/v1/codes?limit=1', headers: bearer(key) })).statusCode;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('expiry', () => {

@@ -68,7 +68,13 @@ test('429 beats parameter errors, unknown codes and bad cursors', async () => {
     const o = await orgOnPlan(ctx, `spent-${name}-org`, { name: `spent-${name}`, ...limits });
     assert.equal((await bare(ctx, '/v1/codes', o.headers)).statusCode, 200);
     const code = name === 'minute' ? 'rate_limit_exceeded' : 'monthly_quota_exceeded';
-    for (const url of ['/v1/codes?limit=abc', '/v1/codes?offset=10', '/v1/codes?cursor=garbage', '/v1/changes?effective_from=yesterday', '/v1/codes/demo:NOPE']) {
+    for (const url of [
+      '/v1/codes?limit=abc',
+      '/v1/codes?offset=10',
+      '/v1/codes?cursor=garbage',
+      '/v1/changes?effective_from=yesterday',
+      '/v1/codes/demo:NOPE',
+    ]) {
       assertError(await bare(ctx, url, o.headers), 429, code);
     }
   }

@@ -73,7 +73,10 @@ describe('the real server process, the CLI on its file', () => {
     server = await startServer(db);
     const created = await cliJson<{ id: string; key: string }>(db, ['keys', 'create', '--org', 'demo', '--name', 'ci']);
     const send = async () => {
-      const res = await fetch(`${server!.baseUrl}/v1/codes?limit=1`, { headers: { authorization: `Bearer ${created.key}` }, signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${server!.baseUrl}/v1/codes?limit=1`, {
+        headers: { authorization: `Bearer ${created.key}` },
+        signal: AbortSignal.timeout(10_000),
+      });
       return { status: res.status, body: (await res.json()) as { error?: { code: string } } };
     };
     for (let i = 0; i < 3; i++) assert.equal((await send()).status, 200);

@@ -22,7 +22,11 @@ after(() => ctx.close());
 function plansNamed(message: string): string[] {
   const m = /include[sd]? it:?\s*([^.]*)/i.exec(message);
   assert.ok(m, `the message does not list the plans that include the endpoint: ${message}`);
-  return m[1]!.split(/,\s*|\s+and\s+/).map((s) => s.trim()).filter((s) => s !== '').sort();
+  return m[1]!
+    .split(/,\s*|\s+and\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .sort();
 }
 
 test('every operation: 403 naming its endpoint on a plan without it, its success status on a plan with only it', async () => {
@@ -53,7 +57,8 @@ test('a key on each seeded plan reaches exactly the operations its plan includes
       }
       const error = assertError(res, 403, 'endpoint_not_available_on_plan');
       const named = plansNamed(error.message);
-      for (const other of DEFAULT_PLANS) assert.equal(named.includes(other.name), other.endpoints.includes(op.endpoint), `${plan.name} ${op.operationId}: ${error.message}`);
+      for (const other of DEFAULT_PLANS)
+        assert.equal(named.includes(other.name), other.endpoints.includes(op.endpoint), `${plan.name} ${op.operationId}: ${error.message}`);
     }
   }
 });

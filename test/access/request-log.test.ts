@@ -15,7 +15,13 @@ import { bare, bearer, randomPart } from './helpers.ts';
 let ctx: TestContext;
 before(async () => {
   ctx = await createTestContext();
-  await ctx.importRows([{ code: 'A', display: 'Alpha' }, { code: 'B', display: 'Beta' }], { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' });
+  await ctx.importRows(
+    [
+      { code: 'A', display: 'Alpha' },
+      { code: 'B', display: 'Beta' },
+    ],
+    { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
+  );
 });
 after(async () => ctx.close());
 
@@ -46,13 +52,27 @@ describe('request log', () => {
     );
     assert.ok(page.entries.every((e) => e.durationMs >= 0 && e.at === new Date(ctx.clock.ms).toISOString()));
     const quoted = await pageRequestLog(ctx.deps.admin, org, { requestId: ` ${String(missing.headers['request-id'])} ` });
-    assert.deepEqual(quoted.entries.map((e) => e.status), [404], 'a quoted Request-Id finds its request in one step');
-    assert.deepEqual((await pageRequestLog(ctx.deps.admin, org, { keyId: t.info.id })).entries.map((e) => e.status), [404]);
-    assert.deepEqual((await pageRequestLog(ctx.deps.admin, org, { status: '2xx' })).entries.map((e) => e.status), [200]);
+    assert.deepEqual(
+      quoted.entries.map((e) => e.status),
+      [404],
+      'a quoted Request-Id finds its request in one step',
+    );
+    assert.deepEqual(
+      (await pageRequestLog(ctx.deps.admin, org, { keyId: t.info.id })).entries.map((e) => e.status),
+      [404],
+    );
+    assert.deepEqual(
+      (await pageRequestLog(ctx.deps.admin, org, { status: '2xx' })).entries.map((e) => e.status),
+      [200],
+    );
     await assert.rejects(pageRequestLog(ctx.deps.admin, org, { status: '3xx' }), /2xx, 4xx or 5xx/);
     await assert.rejects(pageRequestLog(ctx.deps.admin, org, { cursor: 'rl1.x' }), /not valid/);
     const elsewhere = await customer('elsewhere');
-    assert.deepEqual((await pageRequestLog(ctx.deps.admin, elsewhere.org, { requestId: String(ok.headers['request-id']) })).entries, [], "not in another organisation's log");
+    assert.deepEqual(
+      (await pageRequestLog(ctx.deps.admin, elsewhere.org, { requestId: String(ok.headers['request-id']) })).entries,
+      [],
+      "not in another organisation's log",
+    );
   });
 
   test('paged newest first with cursors: every request once', async () => {
@@ -82,11 +102,14 @@ describe('request log', () => {
     assert.equal(loggedPath(`/v1/codes?${live.key}`), '/v1/codes?[REDACTED]');
   });
 
-  test('kept for the organisation\'s days or count, whichever ends first', async () => {
+  test("kept for the organisation's days or count, whichever ends first", async () => {
     const { org, live } = await customer('kept');
     await updateOrgSettings(ctx.deps.admin, org, { autoRevokeExposed: false, requestLogDays: 2, requestLogMax: 100 }, 'test');
     await assert.rejects(updateOrgSettings(ctx.deps.admin, org, { autoRevokeExposed: false, requestLogDays: 8, requestLogMax: 100 }, 'test'), /1 to 7 days/);
-    await assert.rejects(updateOrgSettings(ctx.deps.admin, org, { autoRevokeExposed: false, requestLogDays: 7, requestLogMax: 10_001 }, 'test'), /100 to 10000/);
+    await assert.rejects(
+      updateOrgSettings(ctx.deps.admin, org, { autoRevokeExposed: false, requestLogDays: 7, requestLogMax: 10_001 }, 'test'),
+      /100 to 10000/,
+    );
     for (let i = 0; i < 105; i++) await bare(ctx, '/v1/codes?limit=1', bearer(live.key));
     await ctx.deps.requestLog.flush();
     await ctx.deps.requestLog.prune(org.id);
@@ -95,13 +118,28 @@ describe('request log', () => {
     const fresh = await bare(ctx, '/v1/codes?limit=1', bearer(live.key));
     await ctx.deps.requestLog.flush();
     await ctx.deps.requestLog.prune(org.id);
-    assert.deepEqual((await pageRequestLog(ctx.deps.admin, org, {}, 500)).entries.map((e) => e.requestId), [fresh.headers['request-id']], 'older than 2 days: gone');
+    assert.deepEqual(
+      (await pageRequestLog(ctx.deps.admin, org, {}, 500)).entries.map((e) => e.requestId),
+      [fresh.headers['request-id']],
+      'older than 2 days: gone',
+    );
   });
 
-  test('memory is bounded: beyond the batch\'s bound, entries are dropped and counted, never waited for', async () => {
+  test("memory is bounded: beyond the batch's bound, entries are dropped and counted, never waited for", async () => {
     const recorder = new RequestLogRecorder(ctx.store.keyLife, { now: ctx.clock.now, flushIntervalMs: 3_600_000 });
     try {
-      const entry = { orgId: ctx.org.id, keyId: 'key_x', keyPrefix: 'svc_live_xxxx', atMs: ctx.clock.ms, method: 'GET', url: '/v1/codes', status: 200, errorCode: null, durationMs: 1, requestId: 'req_bound' };
+      const entry = {
+        orgId: ctx.org.id,
+        keyId: 'key_x',
+        keyPrefix: 'svc_live_xxxx',
+        atMs: ctx.clock.ms,
+        method: 'GET',
+        url: '/v1/codes',
+        status: 200,
+        errorCode: null,
+        durationMs: 1,
+        requestId: 'req_bound',
+      };
       for (let i = 0; i < MAX_PENDING + 7; i++) recorder.record(entry);
       assert.equal(recorder.dropped, 7);
     } finally {

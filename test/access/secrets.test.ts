@@ -57,7 +57,10 @@ test('the database files hold the hash and the display prefix of a used key, nev
       assert.equal(row.hash, createHash('sha256').update(live.key).digest('hex'));
       assert.equal(row.display_prefix, live.key.slice(0, 13));
       assert.match(String(row.display_prefix), /^svc_live_[A-Za-z0-9]{4}$/);
-      assert.match(String((db.prepare('SELECT display_prefix FROM api_keys WHERE id = ?').get(testKey.info.id) as Record<string, unknown>).display_prefix), /^svc_test_[A-Za-z0-9]{4}$/);
+      assert.match(
+        String((db.prepare('SELECT display_prefix FROM api_keys WHERE id = ?').get(testKey.info.id) as Record<string, unknown>).display_prefix),
+        /^svc_test_[A-Za-z0-9]{4}$/,
+      );
     } finally {
       db.close();
     }

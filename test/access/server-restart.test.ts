@@ -61,9 +61,18 @@ test('usage survives a graceful stop exactly and kill -9 up to the last second',
   assert.equal(await first.exited(), '0');
 
   // The key reached no log line (it is only in the banner).
-  const logLines = first.output().split('\n').filter((l) => l.startsWith('{'));
-  assert.ok(logLines.some((l) => l.includes('"statusCode":400')), 'the requests were not logged');
-  assert.equal(logLines.find((l) => l.includes(key.slice(9))), undefined);
+  const logLines = first
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'));
+  assert.ok(
+    logLines.some((l) => l.includes('"statusCode":400')),
+    'the requests were not logged',
+  );
+  assert.equal(
+    logLines.find((l) => l.includes(key.slice(9))),
+    undefined,
+  );
 
   // Graceful stop: nothing lost, nothing invented (the 400 counts toward nothing).
   const afterStop = await usage();

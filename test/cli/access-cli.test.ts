@@ -49,19 +49,63 @@ async function all<T>(items: T[], run: (item: T) => Promise<void>, width = 4): P
   if (failures.length > 0) throw failures[0];
 }
 
-interface JsonPlan { name: string; endpoints: string[]; ratePerMinute: number; monthlyQuota: number | null; testKeysAllowed: boolean }
-interface JsonOrg { slug: string; plan: string; id: string }
-interface JsonKey { id: string; display_prefix: string; name: string; mode: string; state: string; org: string }
+interface JsonPlan {
+  name: string;
+  endpoints: string[];
+  ratePerMinute: number;
+  monthlyQuota: number | null;
+  testKeysAllowed: boolean;
+}
+interface JsonOrg {
+  slug: string;
+  plan: string;
+  id: string;
+}
+interface JsonKey {
+  id: string;
+  display_prefix: string;
+  name: string;
+  mode: string;
+  state: string;
+  org: string;
+}
 
 test('plans set and list, with the seeded defaults', async () => {
-  const saved = await cliJson<JsonPlan>(db, ['plans', 'set', 'copper', '--endpoints', 'codes.list,codes.get', '--rate-per-minute', '30', '--monthly-quota', '5000', '--no-test-keys']);
+  const saved = await cliJson<JsonPlan>(db, [
+    'plans',
+    'set',
+    'copper',
+    '--endpoints',
+    'codes.list,codes.get',
+    '--rate-per-minute',
+    '30',
+    '--monthly-quota',
+    '5000',
+    '--no-test-keys',
+  ]);
   assert.deepEqual(saved, { name: 'copper', endpoints: ['codes.list', 'codes.get'], ratePerMinute: 30, monthlyQuota: 5000, testKeysAllowed: false });
-  const unlimited = await cliJson<JsonPlan>(db, ['plans', 'set', 'silver', '--endpoints', 'changes.list,codes.list', '--rate-per-minute', '100', '--monthly-quota', 'unlimited']);
+  const unlimited = await cliJson<JsonPlan>(db, [
+    'plans',
+    'set',
+    'silver',
+    '--endpoints',
+    'changes.list,codes.list',
+    '--rate-per-minute',
+    '100',
+    '--monthly-quota',
+    'unlimited',
+  ]);
   assert.deepEqual(unlimited, { name: 'silver', endpoints: ['codes.list', 'changes.list'], ratePerMinute: 100, monthlyQuota: null, testKeysAllowed: true });
 
   const plans = await cliJson<JsonPlan[]>(db, ['plans', 'list']);
-  assert.deepEqual(plans.map((p) => p.name).filter((n) => n !== 'bronze'), ['copper', 'enterprise', 'free', 'pro', 'silver']);
-  assert.deepEqual(plans.find((p) => p.name === 'free'), { name: 'free', endpoints: ['codes.list', 'codes.get', 'codes.search', 'systems.list'], ratePerMinute: 60, monthlyQuota: 10000, testKeysAllowed: true });
+  assert.deepEqual(
+    plans.map((p) => p.name).filter((n) => n !== 'bronze'),
+    ['copper', 'enterprise', 'free', 'pro', 'silver'],
+  );
+  assert.deepEqual(
+    plans.find((p) => p.name === 'free'),
+    { name: 'free', endpoints: ['codes.list', 'codes.get', 'codes.search', 'systems.list'], ratePerMinute: 60, monthlyQuota: 10000, testKeysAllowed: true },
+  );
   const text = ok(await cli('plans', 'list'));
   assert.match(text, /^copper\s+codes\.list,codes\.get\s+30\s+5000\s+no$/m);
   assert.match(text, /^silver\s+codes\.list,changes\.list\s+100\s+unlimited\s+yes$/m);
@@ -74,7 +118,13 @@ test('orgs create, set-plan and list', async () => {
   const moved = await cliJson<JsonOrg>(db, ['orgs', 'set-plan', 'globex', 'pro']);
   assert.deepEqual([moved.slug, moved.plan, moved.id], ['globex', 'pro', created.id]);
   const orgs = await cliJson<JsonOrg[]>(db, ['orgs', 'list']);
-  assert.deepEqual(orgs.filter((o) => o.slug !== 'team').map((o) => [o.slug, o.plan]), [['acme', 'bronze'], ['globex', 'pro']]);
+  assert.deepEqual(
+    orgs.filter((o) => o.slug !== 'team').map((o) => [o.slug, o.plan]),
+    [
+      ['acme', 'bronze'],
+      ['globex', 'pro'],
+    ],
+  );
   assert.match(ok(await cli('orgs', 'list')), /^globex\s+pro\s+org_/m);
 });
 
@@ -99,7 +149,13 @@ test('keys create prints the key once; --json has exactly its seven fields; list
   assert.ok(!JSON.stringify(revoked).includes(json.key!.slice(9)));
 
   const listed = await cliJson<JsonKey[]>(db, ['keys', 'list', '--org', 'team']);
-  assert.deepEqual(listed.map((k) => [k.mode, k.state]), [['live', 'active'], ['test', 'revoked']]);
+  assert.deepEqual(
+    listed.map((k) => [k.mode, k.state]),
+    [
+      ['live', 'active'],
+      ['test', 'revoked'],
+    ],
+  );
   assert.equal(listed[0]!.name, 'production');
   const listText = ok(await cli('keys', 'list', '--org', 'team'));
   for (const out of [JSON.stringify(listed), listText]) {
@@ -142,9 +198,18 @@ test('usage reports what a running server counted, by key and outcome', async ()
     await deps.usage.flush();
     // While the server is up.
     const month = new Date().toISOString().slice(0, 7);
-    const report = await cliJson<{ org: string; month: string; counted: number; byKey: { displayPrefix: string; byOutcome: Record<string, number> }[] }>(db, ['usage', '--org', 'acme', '--month', month]);
+    const report = await cliJson<{ org: string; month: string; counted: number; byKey: { displayPrefix: string; byOutcome: Record<string, number> }[] }>(db, [
+      'usage',
+      '--org',
+      'acme',
+      '--month',
+      month,
+    ]);
     assert.deepEqual([report.org, report.month, report.counted], ['acme', month, 4]);
-    assert.deepEqual(report.byKey.map((k) => [k.displayPrefix, k.byOutcome]), [[key.slice(0, 13), { ok: 3, client_error: 1, refused_auth: 1, refused_route: 1 }]]);
+    assert.deepEqual(
+      report.byKey.map((k) => [k.displayPrefix, k.byOutcome]),
+      [[key.slice(0, 13), { ok: 3, client_error: 1, refused_auth: 1, refused_route: 1 }]],
+    );
     const text = ok(await cli('usage', '--org', 'acme'));
     assert.match(text, /counted toward the allowance: 4 of 5000/);
     // The numbers add up: 4 counted + 2 not counted, by reason = 6.
@@ -202,7 +267,10 @@ test('bad arguments: one line on stderr, a non-zero exit, no stack trace', async
   });
   // Nothing was changed by the refused commands.
   const orgs = await cliJson<JsonOrg[]>(db, ['orgs', 'list']);
-  assert.deepEqual(orgs.filter((o) => ['acme', 'newco', 'nobody'].includes(o.slug)).map((o) => [o.slug, o.plan]), [['acme', 'bronze']]);
+  assert.deepEqual(
+    orgs.filter((o) => ['acme', 'newco', 'nobody'].includes(o.slug)).map((o) => [o.slug, o.plan]),
+    [['acme', 'bronze']],
+  );
   assert.ok(!(await cliJson<JsonPlan[]>(db, ['plans', 'list'])).some((p) => p.name === 'gold'));
 });
 

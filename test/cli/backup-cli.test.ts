@@ -68,7 +68,10 @@ test('copies every committed record, and nothing of a transaction still open, wh
   // The copy is a database of its own: the CLI works on it as on the original.
   const orgs = await codebook(`sqlite:${copy}`, 'orgs', 'list', '--json');
   assert.equal(orgs.code, 0, orgs.stderr);
-  assert.deepEqual((JSON.parse(orgs.stdout) as { slug: string }[]).map((o) => o.slug), ['acme']);
+  assert.deepEqual(
+    (JSON.parse(orgs.stdout) as { slug: string }[]).map((o) => o.slug),
+    ['acme'],
+  );
 });
 
 test('never overwrites a file, and says where a folder is missing', async () => {

@@ -31,7 +31,11 @@ async function generate(name: string, seed: string): Promise<string> {
 
 /** Every file of a folder, by name. */
 function contents(folder: string): Map<string, string> {
-  return new Map(readdirSync(folder).sort().map((name) => [name, readFileSync(join(folder, name), 'utf8')]));
+  return new Map(
+    readdirSync(folder)
+      .sort()
+      .map((name) => [name, readFileSync(join(folder, name), 'utf8')]),
+  );
 }
 
 test('the same seed writes identical files; another seed, other records', async () => {

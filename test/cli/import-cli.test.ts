@@ -50,25 +50,58 @@ describe('codebook import', () => {
   test('prints a summary line and exits 0', async () => {
     const run = await codebook('import', file('codes.csv', GOOD), ...IMPORT);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^imported demo r1 \(effective 2024-01-01, snapshot\): 2 rows — added 2, revised 0, retired 0, reactivated 0, unchanged 0; changes 1–2; \d+\.\d\d s\n$/);
+    assert.match(
+      run.stdout,
+      /^imported demo r1 \(effective 2024-01-01, snapshot\): 2 rows — added 2, revised 0, retired 0, reactivated 0, unchanged 0; changes 1–2; \d+\.\d\d s\n$/,
+    );
     assert.equal(run.stderr, '');
     assert.deepEqual((await contents()).codes, ['demo:A', 'demo:B']);
   });
 
   test('--json prints one parseable JSON summary with the counts', async () => {
     await codebook('import', file('codes.csv', GOOD), ...IMPORT);
-    const run = await codebook('import', file('next.ndjson', '{"code":"A","display":"Alpha!"}\n{"code":"C","display":"Gamma"}\n'), '--system', 'demo', '--release', 'r2', '--effective-date', '2024-02-01', '--json');
+    const run = await codebook(
+      'import',
+      file('next.ndjson', '{"code":"A","display":"Alpha!"}\n{"code":"C","display":"Gamma"}\n'),
+      '--system',
+      'demo',
+      '--release',
+      'r2',
+      '--effective-date',
+      '2024-02-01',
+      '--json',
+    );
     assert.equal(run.code, 0, run.stderr);
     const summary = JSON.parse(run.stdout);
     assert.deepEqual(
       { ...summary, durationMs: 0 },
-      { system: 'demo', release: 'r2', effectiveDate: '2024-02-01', mode: 'snapshot', rows: 2, added: 1, revised: 1, retired: 1, reactivated: 0, repaired: 0, unchanged: 0, unfilteredFeedAt: null, firstChangeId: 3, lastChangeId: 5, durationMs: 0 },
+      {
+        system: 'demo',
+        release: 'r2',
+        effectiveDate: '2024-02-01',
+        mode: 'snapshot',
+        rows: 2,
+        added: 1,
+        revised: 1,
+        retired: 1,
+        reactivated: 0,
+        repaired: 0,
+        unchanged: 0,
+        unfilteredFeedAt: null,
+        firstChangeId: 3,
+        lastChangeId: 5,
+        durationMs: 0,
+      },
     );
   });
 
   const badArguments: [string, string[], RegExp][] = [
     ['missing --system', ['import', 'FILE', '--release', 'r1', '--effective-date', '2024-01-01'], /missing --system/],
-    ['a bad --effective-date', ['import', 'FILE', '--system', 'demo', '--release', 'r1', '--effective-date', '2024-13-01'], /--effective-date "2024-13-01" must be a calendar date/],
+    [
+      'a bad --effective-date',
+      ['import', 'FILE', '--system', 'demo', '--release', 'r1', '--effective-date', '2024-13-01'],
+      /--effective-date "2024-13-01" must be a calendar date/,
+    ],
     ['an unknown flag', ['import', 'FILE', ...IMPORT, '--offset', '3'], /Unknown option '--offset'/],
     ['an unknown --format', ['import', 'FILE', ...IMPORT, '--format', 'xlsx'], /--format must be one of csv, ndjson \(got "xlsx"\)/],
     ['an unknown --mode', ['import', 'FILE', ...IMPORT, '--mode', 'merge'], /--mode must be one of snapshot, delta/],
@@ -124,7 +157,10 @@ describe('codebook import', () => {
     const delta = file('delta.csv', 'code,display\nC,Gamma\n');
     const refused = await codebook('import', delta, ...IMPORT, '--mode', 'delta', '--release', 'r0', '--effective-date', '2024-05-01');
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^codebook: --effective-date 2024-05-01 is before the latest change of system demo \(2024-06-01\).*--allow-backdated[^\n]*\n$/);
+    assert.match(
+      refused.stderr,
+      /^codebook: --effective-date 2024-05-01 is before the latest change of system demo \(2024-06-01\).*--allow-backdated[^\n]*\n$/,
+    );
     const allowed = await codebook('import', delta, ...IMPORT, '--mode', 'delta', '--release', 'r0', '--effective-date', '2024-05-01', '--allow-backdated');
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.deepEqual((await contents()).codes, ['demo:A', 'demo:B', 'demo:C']);
@@ -135,7 +171,13 @@ describe('codebook import refuses what would harm a system, in one line per prob
   test('an unpaired surrogate in NDJSON: the line and the field, nothing applied, and the next snapshot imports', async () => {
     await codebook('import', file('codes.csv', GOOD), ...IMPORT);
     const before = await contents();
-    const bad = await codebook('import', file('bad.ndjson', '{"code":"A","display":"Alpha"}\n{"code":"X\\ud800","display":"Bad"}\n'), ...IMPORT, '--release', 'r2');
+    const bad = await codebook(
+      'import',
+      file('bad.ndjson', '{"code":"A","display":"Alpha"}\n{"code":"X\\ud800","display":"Bad"}\n'),
+      ...IMPORT,
+      '--release',
+      'r2',
+    );
     assert.equal(bad.code, 1);
     assert.deepEqual(bad.stderr.trimEnd().split('\n'), [
       'line 2: code is not valid Unicode text: it holds an unpaired surrogate (a \\ud800–\\udfff escape without its pair); correct the source file',
@@ -162,7 +204,10 @@ describe('codebook import refuses what would harm a system, in one line per prob
 
   test('a CSV with 100 000 columns: one line naming the count and the limit', async () => {
     const names = Array.from({ length: 100_000 }, (_, i) => `c${i}`);
-    const wide = file('wide.csv', `code,display,${names.join(',')}\n${Array.from({ length: 20 }, (_, r) => `R${r},Row,${names.map(() => 'x').join(',')}\n`).join('')}`);
+    const wide = file(
+      'wide.csv',
+      `code,display,${names.join(',')}\n${Array.from({ length: 20 }, (_, r) => `R${r},Row,${names.map(() => 'x').join(',')}\n`).join('')}`,
+    );
     const run = await codebook('import', wide, ...IMPORT);
     assert.equal(run.code, 1);
     assert.deepEqual(run.stderr.trimEnd().split('\n'), [
@@ -173,7 +218,17 @@ describe('codebook import refuses what would harm a system, in one line per prob
 
   test('a delta closing a parent cycle with a stored code: the line and the cycle', async () => {
     await codebook('import', file('tree.csv', 'code,display,parents\nA,Alpha,\nB,Beta,A\n'), ...IMPORT);
-    const run = await codebook('import', file('cycle.csv', 'code,display,parents\nA,Alpha,B\n'), ...IMPORT, '--mode', 'delta', '--release', 'r2', '--effective-date', '2024-02-01');
+    const run = await codebook(
+      'import',
+      file('cycle.csv', 'code,display,parents\nA,Alpha,B\n'),
+      ...IMPORT,
+      '--mode',
+      'delta',
+      '--release',
+      'r2',
+      '--effective-date',
+      '2024-02-01',
+    );
     assert.equal(run.code, 1);
     assert.deepEqual(run.stderr.trimEnd().split('\n'), [
       'line 2: parents form a cycle (→ means "has parent"): A (line 2) → B (stored) → A; remove one of these parents',
@@ -181,7 +236,7 @@ describe('codebook import refuses what would harm a system, in one line per prob
     ]);
   });
 
-  test('with the demo data at 2026, a first import of another system\'s 2019 release goes in; its own past stays guarded', async () => {
+  test("with the demo data at 2026, a first import of another system's 2019 release goes in; its own past stays guarded", async () => {
     assert.equal((await codebook('demo')).code, 0);
     const first = await codebook('import', file('old.csv', GOOD), '--system', 'legacy', '--release', '2019', '--effective-date', '2019-01-01');
     assert.equal(first.code, 0, first.stderr);
@@ -190,10 +245,32 @@ describe('codebook import refuses what would harm a system, in one line per prob
       first.stderr,
       'codebook: note: these changes are dated 2019-01-01, before the latest change of another system (2026-01-01): clients following GET /v1/changes without a system filter past 2026-01-01 will not see them; clients following ?system=legacy will\n',
     );
-    const older = await codebook('import', file('older.csv', 'code,display\nC,Gamma\n'), '--system', 'legacy', '--release', '2018', '--effective-date', '2018-01-01', '--mode', 'delta');
+    const older = await codebook(
+      'import',
+      file('older.csv', 'code,display\nC,Gamma\n'),
+      '--system',
+      'legacy',
+      '--release',
+      '2018',
+      '--effective-date',
+      '2018-01-01',
+      '--mode',
+      'delta',
+    );
     assert.equal(older.code, 1);
     assert.match(older.stderr, /^codebook: --effective-date 2018-01-01 is before the latest change of system legacy \(2019-01-01\)/);
-    const demo = await codebook('import', file('iso.csv', 'code,display\nXXX,Test\n'), '--system', 'iso4217', '--release', 'x', '--effective-date', '2019-01-01', '--mode', 'delta');
+    const demo = await codebook(
+      'import',
+      file('iso.csv', 'code,display\nXXX,Test\n'),
+      '--system',
+      'iso4217',
+      '--release',
+      'x',
+      '--effective-date',
+      '2019-01-01',
+      '--mode',
+      'delta',
+    );
     assert.equal(demo.code, 1);
     assert.match(demo.stderr, /^codebook: --effective-date 2019-01-01 is before the latest change of system iso4217 \(2026-01-01\)/);
   });
@@ -206,7 +283,10 @@ describe('codebook demo', () => {
     const first = await codebook('demo');
     assert.equal(first.code, 0, first.stderr);
     const imported = first.stdout.trimEnd().split('\n');
-    assert.deepEqual(imported.map((l) => /^imported iso4217 (\S+) /.exec(l)?.[1]), releases);
+    assert.deepEqual(
+      imported.map((l) => /^imported iso4217 (\S+) /.exec(l)?.[1]),
+      releases,
+    );
     assert.match(imported[0]!, /added 1\d\d, revised 0, retired 0/);
 
     const store = new SqliteStore({ path: dbPath });

@@ -48,7 +48,10 @@ test('keys create --expires-at: the key carries its end, and the list shows it',
   assert.ok(days > 89.9 && days <= 90, String(days));
   assert.equal(await status(created.key), 200);
   const listed = await cliJson<{ id: string; state: string; expires_at: string | null }[]>(db, ['keys', 'list', '--org', 'acme']);
-  assert.deepEqual(listed.find((k) => k.id === created.id), { ...listed.find((k) => k.id === created.id)!, state: 'active', expires_at: created.expires_at });
+  assert.deepEqual(
+    listed.find((k) => k.id === created.id),
+    { ...listed.find((k) => k.id === created.id)!, state: 'active', expires_at: created.expires_at },
+  );
   const past = await runCli(db, ['keys', 'create', '--org', 'acme', '--expires-at', '2020-01-01']);
   assert.equal(past.code, 1);
   assert.match(past.stderr, /not in the future/);

@@ -19,17 +19,36 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('systems list and show: counts, latest release, and the releases', async () => {
   const list = await cliJson<{ id: string; counts: unknown }[]>(db, ['systems', 'list', '--json']);
-  assert.deepEqual(list.map((s) => [s.id, s.counts]), [['greek', { active: 1, deprecated: 1, retired: 0 }]]);
+  assert.deepEqual(
+    list.map((s) => [s.id, s.counts]),
+    [['greek', { active: 1, deprecated: 1, retired: 0 }]],
+  );
   const shown = await cliJson<{ latest_release: string; releases: { id: string; counts: { added: number } }[] }>(db, ['systems', 'show', 'greek', '--json']);
   assert.equal(shown.latest_release, 'v1');
-  assert.deepEqual(shown.releases.map((r) => [r.id, r.counts.added]), [['v1', 2]]);
+  assert.deepEqual(
+    shown.releases.map((r) => [r.id, r.counts.added]),
+    [['v1', 2]],
+  );
   const text = await runCli(db, ['systems', 'show', 'greek']);
   assert.equal(text.code, 0);
   assert.match(text.stdout, /greek\s+greek\s+1\s+1\s+0\s+v1\s+2024-01-01/);
 });
 
 test('systems set names and describes a system; an empty value clears a field; bad input is refused', async () => {
-  const set = await cliJson<Record<string, unknown>>(db, ['systems', 'set', 'greek', '--name', 'Greek letters', '--publisher', 'Us', '--url', 'https://example.org/greek', '--license', 'CC0', '--json']);
+  const set = await cliJson<Record<string, unknown>>(db, [
+    'systems',
+    'set',
+    'greek',
+    '--name',
+    'Greek letters',
+    '--publisher',
+    'Us',
+    '--url',
+    'https://example.org/greek',
+    '--license',
+    'CC0',
+    '--json',
+  ]);
   assert.deepEqual([set.name, set.publisher, set.url, set.license, set.description], ['Greek letters', 'Us', 'https://example.org/greek', 'CC0', null]);
   const cleared = await cliJson<Record<string, unknown>>(db, ['systems', 'set', 'greek', '--license', '', '--json']);
   assert.deepEqual([cleared.name, cleared.license], ['Greek letters', null]);

@@ -37,7 +37,12 @@ after(() => server.close());
 
 function operations(): { id: string; method: string; path: string; operation: Operation }[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({ id: operation.operationId ?? `${method.toUpperCase()} ${path} (no operationId)`, method: method.toUpperCase(), path, operation })),
+    Object.entries(item).map(([method, operation]) => ({
+      id: operation.operationId ?? `${method.toUpperCase()} ${path} (no operationId)`,
+      method: method.toUpperCase(),
+      path,
+      operation,
+    })),
   );
 }
 
@@ -69,7 +74,10 @@ test('every operation of the document has a client method, at the same method an
   assert.ok(documented.length >= 4);
   for (const { id, method, path } of documented) {
     const entry = table[id];
-    assert.ok(entry, `${method} ${path} (${id}) has no client method: add it to OPERATIONS in clients/typescript/src/operations.ts (see clients/typescript/CONTRIBUTING.md)`);
+    assert.ok(
+      entry,
+      `${method} ${path} (${id}) has no client method: add it to OPERATIONS in clients/typescript/src/operations.ts (see clients/typescript/CONTRIBUTING.md)`,
+    );
     assert.deepEqual({ method: entry.method, path: entry.path }, { method, path }, `OPERATIONS.${id}`);
     const [resource, name] = entry.clientMethod.split('.') as [string, string];
     assert.equal(typeof instance[resource]?.[name], 'function', `client.${entry.clientMethod} (for ${id}) does not exist`);

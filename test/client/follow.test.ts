@@ -75,7 +75,13 @@ describe('follow', () => {
     assert.deepEqual(ids(run.seen), ids(await feed()));
 
     const csv = join(server.dir, 'release-2.csv');
-    writeFileSync(csv, toCsv([{ code: 'C000', display: 'Zero, revised' }, { code: 'NEW', display: 'New code' }]));
+    writeFileSync(
+      csv,
+      toCsv([
+        { code: 'C000', display: 'Zero, revised' },
+        { code: 'NEW', display: 'New code' },
+      ]),
+    );
     const cli = await runCodebook(['import', csv, '--system', 'alpha', '--release', '2024-06', '--effective-date', '2024-06-01', '--mode', 'delta'], {
       settings: { DATABASE_URL: `sqlite:${join(server.dir, 'codebook.db')}` },
     });
@@ -83,15 +89,18 @@ describe('follow', () => {
     await run.until(9);
     controller.abort();
     await run.done;
-    assert.deepEqual(run.seen.slice(7).map((c) => [c.code_id, c.type, c.release]), [
-      ['alpha:C000', 'revised', '2024-06'],
-      ['alpha:NEW', 'added', '2024-06'],
-    ]);
+    assert.deepEqual(
+      run.seen.slice(7).map((c) => [c.code_id, c.type, c.release]),
+      [
+        ['alpha:C000', 'revised', '2024-06'],
+        ['alpha:NEW', 'added', '2024-06'],
+      ],
+    );
     assert.deepEqual(ids(run.seen), ids(await feed()));
   });
 
   test('every change exactly once across restarts from the persisted position, while imports land', async () => {
-        await importCodes('alpha', codeRows(10), '2024-01-01');
+    await importCodes('alpha', codeRows(10), '2024-01-01');
     const yielded: Change[] = [];
     let saved: string | null = null;
     let date = 2;
@@ -101,7 +110,12 @@ describe('follow', () => {
       fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 4 }), fc.boolean(), async (take, newCodes, sameDate) => {
         if (!sameDate && date < 28) date++;
         const effective = `2024-02-${String(date).padStart(2, '0')}`;
-        if (newCodes > 0) await importCodes('alpha', Array.from({ length: newCodes }, (_, i) => ({ code: `N${imports}-${i}`, display: 'new' })), effective);
+        if (newCodes > 0)
+          await importCodes(
+            'alpha',
+            Array.from({ length: newCodes }, (_, i) => ({ code: `N${imports}-${i}`, display: 'new' })),
+            effective,
+          );
         // Never more than the feed holds: the follower would wait for more.
         const goal = Math.min(take, (await feed()).length - yielded.length);
         const follower = client().changes.follow({ ...FAST, limit: 4, since: saved });
@@ -145,13 +159,16 @@ describe('follow', () => {
     await run.until(3);
     controller.abort();
     await run.done;
-    assert.deepEqual(run.seen.map((c) => c.code_id), ['beta:C002', 'beta:C003', 'beta:BETA-NEW']);
+    assert.deepEqual(
+      run.seen.map((c) => c.code_id),
+      ['beta:C002', 'beta:C003', 'beta:BETA-NEW'],
+    );
     assert.throws(() => client().changes.follow({ system: 'alpha', since: follower.position }), /other filters \(system=beta\).*same filters \(system=alpha\)/);
     assert.throws(() => client().changes.follow({ since: 'cbf1.bm90IGpzb24' }), /not a position given by changes\.follow/);
   });
 
   test('an aborted signal ends the loop without an error, at the position of the last change yielded', async () => {
-        await importCodes('alpha', codeRows(3), '2024-01-01');
+    await importCodes('alpha', codeRows(3), '2024-01-01');
     const controller = new AbortController();
     const recorder = recordingFetch();
     const follower = client({ fetch: recorder.fetch }).changes.follow({ pollIntervalMs: 60_000, signal: controller.signal });
@@ -178,7 +195,10 @@ describe('follow', () => {
     t.after(() => proxy.close());
     const controller = new AbortController();
     const recorder = recordingFetch();
-    const follower = client({ baseUrl: `http://127.0.0.1:${proxy.port}`, fetch: recorder.fetch, maxRetries: 0 }).changes.follow({ ...FAST, signal: controller.signal });
+    const follower = client({ baseUrl: `http://127.0.0.1:${proxy.port}`, fetch: recorder.fetch, maxRetries: 0 }).changes.follow({
+      ...FAST,
+      signal: controller.signal,
+    });
     const run = consume(follower);
     await run.until(2);
     await proxy.cut();
@@ -191,11 +211,14 @@ describe('follow', () => {
     await run.until(3);
     controller.abort();
     await run.done;
-    assert.deepEqual(run.seen.map((c) => c.code_id), ['alpha:C000', 'alpha:C001', 'alpha:DURING']);
+    assert.deepEqual(
+      run.seen.map((c) => c.code_id),
+      ['alpha:C000', 'alpha:C001', 'alpha:DURING'],
+    );
   });
 
   test('a back-dated import sorts before the position and is not yielded (the documented limit); nothing is yielded twice', async () => {
-        await importCodes('alpha', codeRows(2), '2024-01-01');
+    await importCodes('alpha', codeRows(2), '2024-01-01');
     await importCodes('alpha', [{ code: 'FEB', display: 'x' }], '2024-02-01');
     const controller = new AbortController();
     const follower = client().changes.follow({ ...FAST, signal: controller.signal });
@@ -207,7 +230,13 @@ describe('follow', () => {
     await sleep(200);
     controller.abort();
     await run.done;
-    assert.deepEqual(run.seen.map((c) => c.code_id), ['alpha:C000', 'alpha:C001', 'alpha:FEB', 'alpha:MARCH']);
-    assert.deepEqual((await feed()).map((c) => c.code_id), ['alpha:C000', 'alpha:C001', 'alpha:BACKDATED', 'alpha:FEB', 'alpha:MARCH']);
+    assert.deepEqual(
+      run.seen.map((c) => c.code_id),
+      ['alpha:C000', 'alpha:C001', 'alpha:FEB', 'alpha:MARCH'],
+    );
+    assert.deepEqual(
+      (await feed()).map((c) => c.code_id),
+      ['alpha:C000', 'alpha:C001', 'alpha:BACKDATED', 'alpha:FEB', 'alpha:MARCH'],
+    );
   });
 });

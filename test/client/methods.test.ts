@@ -16,8 +16,20 @@ before(async () => {
   server = await startTestServer();
   key = await server.customer();
   await server.importRows(codeRows(50), { system: 'alpha', release: 'r1', effectiveDate: '2024-01-01' });
-  await server.importRows([{ code: 'X/1', display: 'A code with a slash' }, { code: 'é', display: 'Not ASCII' }], { system: 'beta', release: 'r1', effectiveDate: '2024-01-01' });
-  await server.importRows([{ code: 'C001', display: 'Code one, revised' }, { code: 'C002', display: 'Code 2', status: 'retired' }], { system: 'alpha', release: 'r2', effectiveDate: '2024-02-01' });
+  await server.importRows(
+    [
+      { code: 'X/1', display: 'A code with a slash' },
+      { code: 'é', display: 'Not ASCII' },
+    ],
+    { system: 'beta', release: 'r1', effectiveDate: '2024-01-01' },
+  );
+  await server.importRows(
+    [
+      { code: 'C001', display: 'Code one, revised' },
+      { code: 'C002', display: 'Code 2', status: 'retired' },
+    ],
+    { system: 'alpha', release: 'r2', effectiveDate: '2024-02-01' },
+  );
 });
 after(() => server.close());
 
@@ -54,7 +66,10 @@ describe('codes', () => {
   test('get of an unknown code throws CodeNotFoundError with the request id', async () => {
     const error = await client()
       .codes.get('alpha:NOPE')
-      .then(() => assert.fail('resolved'), (e: unknown) => e);
+      .then(
+        () => assert.fail('resolved'),
+        (e: unknown) => e,
+      );
     assert.ok(error instanceof CodeNotFoundError);
     assert.equal(error.status, 404);
     assert.equal(error.code, 'code_not_found');
@@ -97,7 +112,10 @@ describe('codes', () => {
     const recorder = recordingFetch();
     const retired = client({ fetch: recorder.fetch }).codes.list({ status: 'retired', limit: 1 });
     const first = await retired;
-    assert.deepEqual(first.data.map((c) => c.id), ['alpha:C002']);
+    assert.deepEqual(
+      first.data.map((c) => c.id),
+      ['alpha:C002'],
+    );
     const all: string[] = [];
     for await (const code of retired) all.push(code.id);
     assert.deepEqual(all, ['alpha:C002']);
@@ -113,9 +131,18 @@ describe('codes', () => {
   test('changes of one code, in feed order', async () => {
     const changes: Change[] = [];
     for await (const change of client().codes.changes('alpha:C002', { limit: 1 })) changes.push(change);
-    assert.deepEqual(changes.map((c) => [c.type, c.effective_date]), [['added', '2024-01-01'], ['retired', '2024-02-01']]);
+    assert.deepEqual(
+      changes.map((c) => [c.type, c.effective_date]),
+      [
+        ['added', '2024-01-01'],
+        ['retired', '2024-02-01'],
+      ],
+    );
     const revised = await client().codes.changes('alpha:C001', { type: 'revised' });
-    assert.deepEqual(revised.data.map((c) => c.after), [{ display: 'Code one, revised' }]);
+    assert.deepEqual(
+      revised.data.map((c) => c.after),
+      [{ display: 'Code one, revised' }],
+    );
   });
 });
 
@@ -123,10 +150,16 @@ describe('changes', () => {
   test('list iterated gives the whole feed in (effective_date, id) order; filters are sent as the API names them', async () => {
     const ids: number[] = [];
     for await (const change of client().changes.list({ limit: 7 })) ids.push(change.id);
-    assert.deepEqual(ids, (await walk<Change>('/v1/changes', 200)).map((c) => c.id));
+    assert.deepEqual(
+      ids,
+      (await walk<Change>('/v1/changes', 200)).map((c) => c.id),
+    );
     assert.equal(ids.length, 54);
     const february = await client().changes.list({ effective_from: '2024-02-01', system: 'alpha' });
-    assert.deepEqual(february.data.map((c) => c.code_id), ['alpha:C001', 'alpha:C002']);
+    assert.deepEqual(
+      february.data.map((c) => c.code_id),
+      ['alpha:C001', 'alpha:C002'],
+    );
     assert.equal(february.hasMore, false);
   });
 });
@@ -148,8 +181,14 @@ describe('the key', () => {
     const codebook = client({ fetch: recordingFetch().fetch });
     const secret = key.slice('svc_live_'.length);
     // String(codebook) on purpose: however the client is turned into text, the key must not show.
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string
-    for (const shown of [inspect(codebook, { showHidden: true, depth: 10 }), inspect(codebook.codes, { showHidden: true, depth: 10 }), JSON.stringify(codebook), String(codebook), inspect(codebook.changes.follow())]) {
+    for (const shown of [
+      inspect(codebook, { showHidden: true, depth: 10 }),
+      inspect(codebook.codes, { showHidden: true, depth: 10 }),
+      JSON.stringify(codebook),
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string
+      String(codebook),
+      inspect(codebook.changes.follow()),
+    ]) {
       assert.ok(!shown.includes(secret), shown);
     }
     const error = await codebook.codes.get('alpha:NOPE').catch((e: unknown) => e);
@@ -168,7 +207,10 @@ describe('the key', () => {
       delete process.env.CODEBOOK_API_KEY;
       assert.throws(() => new Codebook(), /No API key: pass apiKey .* or set the CODEBOOK_API_KEY environment variable/);
     } finally {
-      for (const [name, value] of [['CODEBOOK_API_KEY', saved.key], ['CODEBOOK_BASE_URL', saved.url]] as const) {
+      for (const [name, value] of [
+        ['CODEBOOK_API_KEY', saved.key],
+        ['CODEBOOK_BASE_URL', saved.url],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -229,7 +271,10 @@ describe('rate limits', () => {
 describe('raw requests', () => {
   test('client.request reaches any path with the key, the errors and the retries of the typed methods', async () => {
     const page = await client().request<{ data: Code[] }>({ path: '/v1/codes', query: { limit: 3, system: 'beta' } });
-    assert.deepEqual(page.data.map((c) => c.id), ['beta:X/1', 'beta:é']);
+    assert.deepEqual(
+      page.data.map((c) => c.id),
+      ['beta:X/1', 'beta:é'],
+    );
     await assert.rejects(client().request({ path: '/v1/codes/alpha%3ANOPE' }), CodeNotFoundError);
   });
 });

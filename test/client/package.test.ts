@@ -103,18 +103,35 @@ describe('the packed client', () => {
   test('the tarball holds the build, the README and the licence, and nothing else', () => {
     const paths = packed.files.map((f) => f.path).sort();
     for (const path of paths) assert.match(path, /^(dist\/[a-z-]+\.(js|d\.ts)|package\.json|README\.md|LICENSE)$/, path);
-    for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/schema.d.ts', 'README.md', 'LICENSE', 'package.json']) assert.ok(paths.includes(needed), needed);
+    for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/schema.d.ts', 'README.md', 'LICENSE', 'package.json'])
+      assert.ok(paths.includes(needed), needed);
     const installed = JSON.parse(readFileSync(join(project, 'node_modules', '@codebook', 'client', 'package.json'), 'utf8')) as Record<string, unknown>;
     assert.equal(installed.name, '@codebook/client');
     assert.equal(installed.dependencies, undefined);
-    assert.deepEqual(readFileSync(join(project, 'package-lock.json'), 'utf8').match(/"node_modules\/[^"]+"/g), ['"node_modules/@codebook/client"'], 'installs nothing else');
+    assert.deepEqual(
+      readFileSync(join(project, 'package-lock.json'), 'utf8').match(/"node_modules\/[^"]+"/g),
+      ['"node_modules/@codebook/client"'],
+      'installs nothing else',
+    );
   });
 
-  const expected = { display: 'Code 7', firstPage: 4, hasMore: true, ids: 30, last: 'alpha:C029', notFound: { isClass: true, isBase: true, code: 'code_not_found', status: 404 }, minute: 1_000_000 };
+  const expected = {
+    display: 'Code 7',
+    firstPage: 4,
+    hasMore: true,
+    ids: 30,
+    last: 'alpha:C029',
+    notFound: { isClass: true, isBase: true, code: 'code_not_found', status: 404 },
+    minute: 1_000_000,
+  };
 
   test('works from plain JavaScript (ESM) against a running server', async () => {
     writeFileSync(join(project, 'consumer.mjs'), CONSUMER_JS);
-    const { stdout } = await run(process.execPath, ['consumer.mjs'], { cwd: project, env: { ...process.env, CODEBOOK_API_KEY: key, BASE_URL: server.url }, timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ['consumer.mjs'], {
+      cwd: project,
+      env: { ...process.env, CODEBOOK_API_KEY: key, BASE_URL: server.url },
+      timeout: 30_000,
+    });
     assert.deepEqual(JSON.parse(stdout), expected);
   });
 
@@ -127,7 +144,11 @@ describe('the packed client', () => {
     }
     t.diagnostic(`also ran on ${version}`);
     writeFileSync(join(project, 'consumer.mjs'), CONSUMER_JS);
-    const { stdout } = await run(system, ['consumer.mjs'], { cwd: project, env: { ...process.env, CODEBOOK_API_KEY: key, BASE_URL: server.url }, timeout: 30_000 });
+    const { stdout } = await run(system, ['consumer.mjs'], {
+      cwd: project,
+      env: { ...process.env, CODEBOOK_API_KEY: key, BASE_URL: server.url },
+      timeout: 30_000,
+    });
     assert.deepEqual(JSON.parse(stdout), expected);
   });
 
@@ -137,7 +158,10 @@ describe('the packed client', () => {
     const result = await run(TSC, [...flags, 'consumer.ts'], { cwd: project, timeout: 120_000 }).catch((e: { stdout: string }) => e);
     assert.equal('stdout' in result ? result.stdout : '', '', 'tsc reported errors');
     // The types are real: a misuse that the file does not expect is an error.
-    writeFileSync(join(project, 'misuse.ts'), `import { Codebook } from '@codebook/client';\nconst c = new Codebook();\nconst n: number = (await c.codes.get('a:b')).display;\nvoid n;\n`);
+    writeFileSync(
+      join(project, 'misuse.ts'),
+      `import { Codebook } from '@codebook/client';\nconst c = new Codebook();\nconst n: number = (await c.codes.get('a:b')).display;\nvoid n;\n`,
+    );
     const misuse = await run(TSC, [...flags, 'misuse.ts'], { cwd: project, timeout: 120_000 }).then(
       () => ({ stdout: '' }),
       (e: { stdout: string }) => e,
@@ -163,9 +187,10 @@ describe('the READMEs', () => {
       writeFileSync(join(project, file), `${README_PREAMBLE}${code}\nexport {};\n`);
       return file;
     });
-    const result = await run(TSC, ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', ...files], { cwd: project, timeout: 120_000 }).catch(
-      (e: { stdout: string }) => e,
-    );
+    const result = await run(TSC, ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', ...files], {
+      cwd: project,
+      timeout: 120_000,
+    }).catch((e: { stdout: string }) => e);
     const where = examples.map(({ file }, i) => `readme-${i + 1}.ts: ${file.slice(ROOT.length)}`).join(', ');
     assert.equal('stdout' in result ? result.stdout : '', '', `tsc reported errors in the README examples (${where})`);
   });

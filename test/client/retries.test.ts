@@ -137,7 +137,7 @@ describe('connection failures', () => {
     assert.deepEqual(statuses(sent), ['no answer', 200]);
   });
 
-  test('without AbortSignal.any (Node.js 18), the time limit and the caller\'s signal still end an attempt, and no listener stays behind', async (t) => {
+  test("without AbortSignal.any (Node.js 18), the time limit and the caller's signal still end an attempt, and no listener stays behind", async (t) => {
     const any = Object.getOwnPropertyDescriptor(AbortSignal, 'any')!;
     (AbortSignal as { any?: unknown }).any = undefined;
     t.after(() => {

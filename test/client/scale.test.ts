@@ -31,7 +31,12 @@ describe('the client against two instances on PostgreSQL and Redis', { skip }, (
     b = await cluster.instance();
     ({ key } = await cluster.customer('client', { ratePerMinute: 1_000_000, monthlyQuota: null }));
     await importRowsInto(a.deps.store, dir, codeRows(95), { system: 'alpha', release: 'r1', effectiveDate: '2024-01-01' });
-    await importRowsInto(b.deps.store, dir, codeRows(20, (i) => `Revised ${i}`), { system: 'alpha', release: 'r2', effectiveDate: '2024-02-01' });
+    await importRowsInto(
+      b.deps.store,
+      dir,
+      codeRows(20, (i) => `Revised ${i}`),
+      { system: 'alpha', release: 'r2', effectiveDate: '2024-02-01' },
+    );
   });
   after(async () => {
     rmSync(dir, { recursive: true, force: true });
@@ -59,7 +64,10 @@ describe('the client against two instances on PostgreSQL and Redis', { skip }, (
     const client = new Codebook({ apiKey: key, baseUrl: a.url, fetch: spread.fetch });
     const ids: string[] = [];
     for await (const code of client.codes.list({ limit: 20 })) ids.push(code.id);
-    assert.deepEqual(ids, codeRows(95).map((r) => `alpha:${r.code}`));
+    assert.deepEqual(
+      ids,
+      codeRows(95).map((r) => `alpha:${r.code}`),
+    );
     assert.equal(spread.sent.length, 5);
     assert.deepEqual(new Set(spread.hosts).size, 2);
     assert.ok(spread.sent.every((s) => s.status === 200));
@@ -85,7 +93,11 @@ describe('the client against two instances on PostgreSQL and Redis', { skip }, (
     await done;
     assert.equal(new Set(seen.map((c) => c.id)).size, 116);
     assert.deepEqual(seen.at(-1)?.code_id, 'alpha:NEW');
-    assert.ok(seen.every((c, i) => i === 0 || c.effective_date > seen[i - 1]!.effective_date || (c.effective_date === seen[i - 1]!.effective_date && c.id > seen[i - 1]!.id)));
+    assert.ok(
+      seen.every(
+        (c, i) => i === 0 || c.effective_date > seen[i - 1]!.effective_date || (c.effective_date === seen[i - 1]!.effective_date && c.id > seen[i - 1]!.id),
+      ),
+    );
     assert.equal(new Set(spread.hosts).size, 2);
   });
 
@@ -106,7 +118,11 @@ describe('the client against two instances on PostgreSQL and Redis', { skip }, (
       assert.equal(recorder.sent[1]!.status, 503);
       await proxy.restore();
       assert.equal((await call).display, 'Revised 2');
-      assert.deepEqual(recorder.sent.map((s) => s.status), [200, 503, 200], 'one 503, then the retry after Retry-After');
+      assert.deepEqual(
+        recorder.sent.map((s) => s.status),
+        [200, 503, 200],
+        'one 503, then the retry after Retry-After',
+      );
     } finally {
       await proxy.close();
     }

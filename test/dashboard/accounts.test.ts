@@ -76,8 +76,10 @@ describe('dashboard accounts over HTTP', () => {
   const setPassword = (v: Visitor, token: string, password: string, confirm = password) =>
     v.submit(`/dashboard/set-password?token=${token}`, '/dashboard/set-password', { password, confirm });
   const api = async (key: string) => (await ctx.app.inject({ url: '/v1/codes?limit=1', headers: { authorization: `Bearer ${key}` } })).statusCode;
-  const createKeyIn = async (v: Visitor, fields: Record<string, string> = {}) => v.submit('/dashboard/keys', '/dashboard/keys', { name: 'k', mode: 'live', ...fields });
-  const shownKey = (res: LightMyRequestResponse) => /<textarea id="new-key"[^>]*>(svc_\w+)<\/textarea>/.exec(res.body)?.[1] ?? assert.fail(`no key shown: ${alert(res)}`);
+  const createKeyIn = async (v: Visitor, fields: Record<string, string> = {}) =>
+    v.submit('/dashboard/keys', '/dashboard/keys', { name: 'k', mode: 'live', ...fields });
+  const shownKey = (res: LightMyRequestResponse) =>
+    /<textarea id="new-key"[^>]*>(svc_\w+)<\/textarea>/.exec(res.body)?.[1] ?? assert.fail(`no key shown: ${alert(res)}`);
   const keyId = async (key: string) => (await ctx.store.access.listKeys(ctx.org.id)).find((k) => key.startsWith(k.displayPrefix))!.id;
 
   test('the one-time link sets a password once, not after 24 hours, and not for a disabled user', async () => {
@@ -107,7 +109,7 @@ describe('dashboard accounts over HTTP', () => {
     assert.equal((await visitor().signIn('carol@example.com')).statusCode, 401);
   });
 
-  test('using one of a user\'s links voids the others, so an old printed link cannot reset the password', async () => {
+  test("using one of a user's links voids the others, so an old printed link cannot reset the password", async () => {
     const first = await createUser(ctx.deps.admin, ctx.org, 'dave@example.com');
     const second = await newPasswordLink(ctx.deps.admin, 'dave@example.com');
     assert.equal((await setPassword(visitor(), second.token, PASSWORD)).statusCode, 303);
@@ -130,7 +132,10 @@ describe('dashboard accounts over HTTP', () => {
     const change = (next: string, confirm = next) => signed.submit('/dashboard/password', '/dashboard/password', { current: 'twelve chars', next, confirm });
     assert.match(alert(await change('elevenchars')), /at least 12 characters/);
     assert.match(alert(await change(NEW_PASSWORD, PASSWORD)), /not the same/);
-    assert.match(alert(await signed.submit('/dashboard/password', '/dashboard/password', { current: 'wrong current', next: NEW_PASSWORD, confirm: NEW_PASSWORD })), /current password is not correct/);
+    assert.match(
+      alert(await signed.submit('/dashboard/password', '/dashboard/password', { current: 'wrong current', next: NEW_PASSWORD, confirm: NEW_PASSWORD })),
+      /current password is not correct/,
+    );
     assert.equal((await visitor().signIn('alice@example.com', 'twelve chars')).statusCode, 303, 'the password did not change');
   });
 
@@ -218,7 +223,11 @@ describe('dashboard accounts over HTTP', () => {
     const key = shownKey(await createKeyIn(v, { name: 'audited key' }));
     await v.submit(`/dashboard/keys/${await keyId(key)}/revoke`, `/dashboard/keys/${await keyId(key)}/revoke`, {});
     await v.submit('/dashboard/password', '/dashboard/password', { current: PASSWORD, next: NEW_PASSWORD, confirm: NEW_PASSWORD });
-    const rows = [...(await v.get('/dashboard/audit')).body.matchAll(/<tr>\s*<td[^>]*><time[^>]*>[^<]*<\/time><\/td>\s*<td[^>]*>([^<]*)<\/td>\s*<td[^>]*>([^<]*)<\/td>\s*<td[^>]*>([^<]*)<\/td>\s*<\/tr>/g)];
+    const rows = [
+      ...(await v.get('/dashboard/audit')).body.matchAll(
+        /<tr>\s*<td[^>]*><time[^>]*>[^<]*<\/time><\/td>\s*<td[^>]*>([^<]*)<\/td>\s*<td[^>]*>([^<]*)<\/td>\s*<td[^>]*>([^<]*)<\/td>\s*<\/tr>/g,
+      ),
+    ];
     assert.deepEqual(
       rows.map(([, who, what, on]) => [who, what, on!.replace(/ \(.*\)$/, '')]),
       [
@@ -314,7 +323,10 @@ describe('dashboard accounts over HTTP', () => {
     const url = `/dashboard/keys/${await keyId(key)}/revoke`;
     const csrf = /name="_csrf" value="([^"]*)"/.exec((await v.get(url)).body)![1]!;
     const both = await Promise.all([v.send('POST', url, { _csrf: csrf }), v.send('POST', url, { _csrf: csrf })]);
-    assert.deepEqual(both.map((r) => r.statusCode), [303, 303]);
+    assert.deepEqual(
+      both.map((r) => r.statusCode),
+      [303, 303],
+    );
     assert.equal((await v.get('/dashboard/audit')).body.match(/revoked key/g)?.length, 1, 'one revocation in the audit log');
     const again = await v.send('POST', url, { _csrf: csrf });
     assert.equal(again.statusCode, 303);

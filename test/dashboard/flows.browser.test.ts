@@ -58,7 +58,6 @@ describe('dashboard in a browser', { skip }, () => {
     return r.stdout;
   };
 
-
   const api = (key: string) => fetch(`${base}/v1/codes?limit=1`, { headers: { authorization: `Bearer ${key}` } });
 
   async function signIn(context: BrowserContext, email: string, password = PASSWORD): Promise<Page> {
@@ -83,49 +82,49 @@ describe('dashboard in a browser', { skip }, () => {
     await page.getByLabel('Repeat the password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.waitForURL(/\/dashboard\/login\?done=password$/);
-    assert.match(await page.textContent('main') ?? '', /Your password is set/);
+    assert.match((await page.textContent('main')) ?? '', /Your password is set/);
 
     // The link works once.
     await page.goto(created.link);
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByLabel('Repeat the password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
-    assert.match(await page.textContent('[role=alert]') ?? '', /not valid/);
+    assert.match((await page.textContent('[role=alert]')) ?? '', /not valid/);
 
     const signedIn = await signIn(context, 'alice@example.com');
-    assert.match(await signedIn.textContent('main') ?? '', /Plan: pro/);
+    assert.match((await signedIn.textContent('main')) ?? '', /Plan: pro/);
 
     await signedIn.getByRole('link', { name: 'API keys' }).click();
     await signedIn.getByLabel('Name').fill('production server');
     await signedIn.getByRole('button', { name: 'Create key' }).click();
     const key = await signedIn.getByTestId('new-key').inputValue();
     assert.match(key, /^svc_live_[A-Za-z0-9]{32}$/);
-    assert.match(await signedIn.textContent('main') ?? '', /cannot be shown again/);
+    assert.match((await signedIn.textContent('main')) ?? '', /cannot be shown again/);
 
     // Reloading resubmits the form: no second key, and the key is not shown again.
     await signedIn.reload();
-    const afterReload = (await signedIn.content());
+    const afterReload = await signedIn.content();
     assert.ok(!afterReload.includes(key), 'the key must not be shown again');
     assert.match(afterReload, /already (sent|created)/);
 
     assert.equal((await api(key)).status, 200);
 
     await signedIn.goto(`${base}/dashboard/keys`);
-    const list = await signedIn.textContent('main') ?? '';
+    const list = (await signedIn.textContent('main')) ?? '';
     assert.ok(list.includes(key.slice(0, 13)) && !list.includes(key), 'the list shows the display prefix only');
     assert.equal((list.match(/production server/g) ?? []).length, 1, 'exactly one key was created');
 
     await signedIn.getByRole('link', { name: 'Revoke production server' }).click();
     await signedIn.getByRole('button', { name: 'Revoke key' }).click();
     await signedIn.waitForURL(`${base}/dashboard/keys`);
-    assert.match(await signedIn.textContent('tbody') ?? '', /revoked/);
+    assert.match((await signedIn.textContent('tbody')) ?? '', /revoked/);
 
     const refused = await api(key);
     assert.equal(refused.status, 401);
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'invalid_api_key');
 
     await signedIn.getByRole('link', { name: 'Audit log' }).click();
-    const auditText = await signedIn.textContent('tbody') ?? '';
+    const auditText = (await signedIn.textContent('tbody')) ?? '';
     assert.match(auditText, /alice@example\.com\s*revoked key\s*production server/);
     assert.match(auditText, /alice@example\.com\s*created key\s*production server/);
 
@@ -133,8 +132,8 @@ describe('dashboard in a browser', { skip }, () => {
 
     // The overview counts the key's requests: one admitted (200), one refused (401 after revocation).
     await signedIn.getByRole('link', { name: 'Overview' }).click();
-    assert.match(await signedIn.textContent('main') ?? '', /1 of 1,000,000 requests used/);
-    assert.match(await signedIn.locator('svg title').first().textContent() ?? '', /2 in all/);
+    assert.match((await signedIn.textContent('main')) ?? '', /1 of 1,000,000 requests used/);
+    assert.match((await signedIn.locator('svg title').first().textContent()) ?? '', /2 in all/);
     await context.close();
   });
 
@@ -155,7 +154,7 @@ describe('dashboard in a browser', { skip }, () => {
 
     const context = await browser.newContext();
     const page = await signIn(context, 'bob@example.com');
-    assert.match(await page.textContent('main') ?? '', /Plan: free/);
+    assert.match((await page.textContent('main')) ?? '', /Plan: free/);
     await page.goto(`${base}/dashboard/keys`);
     assert.ok(!(await page.content()).includes(victim.displayPrefix), "the other organisation's keys are not listed");
 
@@ -178,7 +177,10 @@ describe('dashboard in a browser', { skip }, () => {
     const page = await signIn(context, 'alice@example.com');
     const noToken = await page.request.post(`${base}/dashboard/keys`, { form: { name: 'sneaky', mode: 'live', nonce: 'n-1' }, maxRedirects: 0 });
     assert.equal(noToken.status(), 403);
-    const wrongToken = await page.request.post(`${base}/dashboard/keys`, { form: { name: 'sneaky', mode: 'live', nonce: 'n-2', _csrf: 'x'.repeat(32) }, maxRedirects: 0 });
+    const wrongToken = await page.request.post(`${base}/dashboard/keys`, {
+      form: { name: 'sneaky', mode: 'live', nonce: 'n-2', _csrf: 'x'.repeat(32) },
+      maxRedirects: 0,
+    });
     assert.equal(wrongToken.status(), 403);
     assert.equal((await deps.store.access.listKeys(acme.id)).length, before);
     await context.close();

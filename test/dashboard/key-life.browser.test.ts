@@ -103,8 +103,11 @@ describe('keys through their life in the dashboard', { skip }, () => {
       assert.equal((await fetch(`${base}/v1/codes?limit=1&api_key=${exposed}`)).status, 400);
       await page.reload();
       const banner = page.getByRole('alert').filter({ hasText: 'exposed' });
-      assert.match((await banner.textContent()) ?? '', new RegExp(`Key ${exposed.slice(0, 13)}… \\(storefront\\) was sent in a URL on .* UTC from 127\\.0\\.0\\.1: roll it`));
-      assert.ok(!((await page.content()).includes(exposed)), 'the page never shows the key');
+      assert.match(
+        (await banner.textContent()) ?? '',
+        new RegExp(`Key ${exposed.slice(0, 13)}… \\(storefront\\) was sent in a URL on .* UTC from 127\\.0\\.0\\.1: roll it`),
+      );
+      assert.ok(!(await page.content()).includes(exposed), 'the page never shows the key');
       await check('keys-exposed');
 
       // Roll it from the banner, with an hour's grace.

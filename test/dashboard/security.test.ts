@@ -71,7 +71,12 @@ function assertProtectiveHeaders(res: LightMyRequestResponse, what: string): voi
   assert.equal(res.headers['referrer-policy'], 'no-referrer', what);
   assert.equal(res.headers['cache-control'], 'no-store', what);
   const csp = String(res.headers['content-security-policy'] ?? assert.fail(`${what}: no Content-Security-Policy`));
-  const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+  const directives = new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name!, sources]),
+  );
   for (const [name, sources] of directives) {
     for (const s of sources) assert.ok(["'self'", "'none'"].includes(s), `${what}: ${name} allows ${s}`);
   }
@@ -102,7 +107,12 @@ describe('dashboard security over HTTP', () => {
     const form = await anon.get('/dashboard/login');
     await anon.post('/dashboard/login', { _csrf: hidden(form.body, '_csrf'), email: 'alice@example.com', password: 'not the password' });
     await anon.get('/dashboard/no-such-page');
-    const multipart = await ctx.app.inject({ method: 'POST', url: '/dashboard/login', headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--' });
+    const multipart = await ctx.app.inject({
+      method: 'POST',
+      url: '/dashboard/login',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x--',
+    });
     const v = new Visitor(ctx.app);
     await signIn(v, 'alice@example.com');
     for (const path of ['/dashboard', '/dashboard/keys', '/dashboard/audit', '/dashboard/password']) await v.get(path);
@@ -114,7 +124,7 @@ describe('dashboard security over HTTP', () => {
     for (const res of pages) assertProtectiveHeaders(res, `${res.statusCode} ${res.body.match(/<title>(.*)<\/title>/)?.[1]}`);
   });
 
-  test('what the app refuses before the dashboard runs gets the dashboard\'s own error page: its status, HTML, a Request-Id', async () => {
+  test("what the app refuses before the dashboard runs gets the dashboard's own error page: its status, HTML, a Request-Id", async () => {
     const key = `svc_live_${'aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE'}`;
     const v = new Visitor(ctx.app);
     await signIn(v, 'alice@example.com');
@@ -169,7 +179,8 @@ describe('dashboard security over HTTP', () => {
       const signedIn = await send('POST', '/dashboard/login', { cookie: csrfCookie.split(';')[0]!, 'content-type': 'application/x-www-form-urlencoded' }, body);
       assert.equal(signedIn.status, 303);
       const session = signedIn.headers['set-cookie']!.find((c) => c.startsWith('cb_session=')) ?? assert.fail('no session cookie');
-      for (const attribute of ['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/dashboard']) assert.ok(session.split('; ').includes(attribute), `${attribute} in ${session}`);
+      for (const attribute of ['Secure', 'HttpOnly', 'SameSite=Lax', 'Path=/dashboard'])
+        assert.ok(session.split('; ').includes(attribute), `${attribute} in ${session}`);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
@@ -209,7 +220,11 @@ describe('dashboard security over HTTP', () => {
       const label = `token ${JSON.stringify(token)}`;
       assert.equal((await alice.post('/dashboard/keys', { ...csrf, name: 'sneaky', mode: 'live', nonce: hidden(form.body, 'nonce') })).statusCode, 403, label);
       assert.equal((await alice.post(`/dashboard/keys/${id}/revoke`, csrf)).statusCode, 403, label);
-      assert.equal((await alice.post('/dashboard/password', { ...csrf, current: PASSWORD, next: 'a whole new password', confirm: 'a whole new password' })).statusCode, 403, label);
+      assert.equal(
+        (await alice.post('/dashboard/password', { ...csrf, current: PASSWORD, next: 'a whole new password', confirm: 'a whole new password' })).statusCode,
+        403,
+        label,
+      );
       assert.equal((await alice.post('/dashboard/logout', csrf)).statusCode, 403, label);
     }
     assert.equal((await ctx.store.access.listKeys(ctx.org.id)).length, before, 'no key was created');
@@ -266,7 +281,10 @@ describe('dashboard security over HTTP', () => {
     const confirm = await v.get(`/dashboard/keys/${id}/revoke`);
     await v.post(`/dashboard/keys/${id}/revoke`, { _csrf: hidden(confirm.body, '_csrf') });
     for (const path of ['/dashboard', '/dashboard/keys', '/dashboard/audit']) await v.get(path);
-    assert.ok(v.seen.some((r) => r.body.includes(key)), 'the key was shown once');
+    assert.ok(
+      v.seen.some((r) => r.body.includes(key)),
+      'the key was shown once',
+    );
     for (const res of v.seen) {
       assert.doesNotMatch(String(res.headers.location ?? ''), /svc_/);
       for (const [, url] of res.body.matchAll(/\b(?:src|href|action)="([^"]*)"/g)) assert.doesNotMatch(url!, /svc_/);

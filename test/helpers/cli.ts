@@ -16,7 +16,18 @@ export interface CliResult {
 }
 
 /** Settings of this process that a child must not inherit by accident (the test's own runner's among them). */
-const INHERITED_SETTINGS = ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'PORT', 'HOST', 'LOG_LEVEL', 'DEMO_DATA', 'PUBLIC_URL'];
+const INHERITED_SETTINGS = [
+  'NODE_TEST_CONTEXT',
+  'NODE_OPTIONS',
+  'REDIS_URL',
+  'DATABASE_URL',
+  'CURSOR_SECRET',
+  'PORT',
+  'HOST',
+  'LOG_LEVEL',
+  'DEMO_DATA',
+  'PUBLIC_URL',
+];
 
 /** The environment of a child process (CLI or server): this one's, minus the settings above, plus the given ones. */
 export function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {

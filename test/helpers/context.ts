@@ -104,9 +104,10 @@ export async function importRowsInto(store: Store, dir: string, rows: Record<str
 }
 
 export async function createTestContext(envOrOptions: Record<string, string> | ContextOptions = {}): Promise<TestContext> {
-  const options: ContextOptions = 'env' in envOrOptions || 'ratePerMinute' in envOrOptions || 'monthlyQuota' in envOrOptions || 'realClock' in envOrOptions
-    ? (envOrOptions)
-    : { env: envOrOptions as Record<string, string> };
+  const options: ContextOptions =
+    'env' in envOrOptions || 'ratePerMinute' in envOrOptions || 'monthlyQuota' in envOrOptions || 'realClock' in envOrOptions
+      ? envOrOptions
+      : { env: envOrOptions as Record<string, string> };
   const dir = tempDir();
   const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'codebook.db')}`, LOG_LEVEL: 'silent', ...options.env });
   const clock = new TestClock();

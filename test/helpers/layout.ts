@@ -40,7 +40,10 @@ export async function assertUsable(page: Page, where: string): Promise<void> {
   const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
     '({ scrollWidth: document.documentElement.scrollWidth, innerWidth })',
   );
-  assert.ok(scrollWidth <= screen && innerWidth === screen, `${where}: the page is ${scrollWidth} px wide on a ${screen} px screen (layout viewport ${innerWidth} px)`);
+  assert.ok(
+    scrollWidth <= screen && innerWidth === screen,
+    `${where}: the page is ${scrollWidth} px wide on a ${screen} px screen (layout viewport ${innerWidth} px)`,
+  );
 
   const controls = await page.evaluate<Control[]>(MEASURE);
   assert.ok(controls.length > 0, `${where}: no controls found`);

@@ -37,7 +37,10 @@ function rebase(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rebase);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', `${REF_BASE}#/$defs/`) : rebase(inner)]),
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', `${REF_BASE}#/$defs/`) : rebase(inner),
+    ]),
   );
 }
 
@@ -73,7 +76,9 @@ interface Template {
 /** The documented path that a request path routes to: literal segments win over parameters, as in the router. */
 function matchPath(templates: Template[], requestPath: string): string | undefined {
   const segments = requestPath.split('/');
-  return templates.find((t) => t.segments.length === segments.length && t.segments.every((s, i) => (s.startsWith('{') ? segments[i] !== '' : s === segments[i])))?.path;
+  return templates.find(
+    (t) => t.segments.length === segments.length && t.segments.every((s, i) => (s.startsWith('{') ? segments[i] !== '' : s === segments[i])),
+  )?.path;
 }
 
 /** The one error shape: the schema every documented error response shares. */
@@ -86,7 +91,9 @@ function errorSchemaOf(doc: OpenApiDoc): Json {
 }
 
 const formatErrors = (errors: ErrorObject[] | null | undefined) =>
-  (errors ?? []).map((e) => `  at ${e.instancePath || '(the body)'}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)} (schema ${e.schemaPath})`).join('\n');
+  (errors ?? [])
+    .map((e) => `  at ${e.instancePath || '(the body)'}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)} (schema ${e.schemaPath})`)
+    .join('\n');
 
 /** What the check reads of a response: inject()'s, or a fetch() Response's (see checkedFetch). */
 export interface CheckedResponse {
@@ -126,7 +133,10 @@ export function responseChecker(doc: OpenApiDoc): ResponseChecker {
       if (op) {
         where = `${op.operationId ?? template} ${res.statusCode}`;
         const documented = op.responses[String(res.statusCode)] ?? op.responses.default;
-        assert.ok(documented, `${what}, a status the OpenAPI document does not list for ${op.operationId ?? template} (it lists ${Object.keys(op.responses).join(', ')}).\n${res.body.slice(0, 500)}`);
+        assert.ok(
+          documented,
+          `${what}, a status the OpenAPI document does not list for ${op.operationId ?? template} (it lists ${Object.keys(op.responses).join(', ')}).\n${res.body.slice(0, 500)}`,
+        );
         schema = documented.content?.['application/json']?.schema;
         if (!schema) {
           assert.equal(res.body, '', `${what}: the document gives ${where} no body, but one came:\n${res.body.slice(0, 500)}`);
@@ -139,7 +149,11 @@ export function responseChecker(doc: OpenApiDoc): ResponseChecker {
         schema = errorSchema;
       }
       if (method === 'HEAD') return;
-      assert.match(String(res.headers['content-type']), /^application\/json/, `${what} with Content-Type ${String(res.headers['content-type'])}; the document (${where}) says JSON.\n${res.body.slice(0, 500)}`);
+      assert.match(
+        String(res.headers['content-type']),
+        /^application\/json/,
+        `${what} with Content-Type ${String(res.headers['content-type'])}; the document (${where}) says JSON.\n${res.body.slice(0, 500)}`,
+      );
       let body: unknown;
       try {
         body = JSON.parse(res.body);
@@ -173,7 +187,11 @@ export async function checkedFetch(app: FastifyInstance, url: string, init: Requ
   const res = await fetch(url, init);
   const body = await res.clone().text();
   const { pathname, search } = new URL(url);
-  appChecker(app).check(init.method ?? 'GET', `${pathname}${search}`, { statusCode: res.status, body, headers: { 'content-type': res.headers.get('content-type') ?? undefined } });
+  appChecker(app).check(init.method ?? 'GET', `${pathname}${search}`, {
+    statusCode: res.status,
+    body,
+    headers: { 'content-type': res.headers.get('content-type') ?? undefined },
+  });
   return res;
 }
 

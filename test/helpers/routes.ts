@@ -70,7 +70,9 @@ export function fillPath(path: string): string {
 
 function requiredQuery(op: DocOperation, path: string): string {
   const required = (op.parameters ?? []).filter((p) => p.in === 'query' && p.required);
-  const pairs = required.map((p) => `${p.name}=${encodeURIComponent(QUERY_SAMPLES[p.name] ?? missing('required query parameter', p.name, path, 'QUERY_SAMPLES'))}`);
+  const pairs = required.map(
+    (p) => `${p.name}=${encodeURIComponent(QUERY_SAMPLES[p.name] ?? missing('required query parameter', p.name, path, 'QUERY_SAMPLES'))}`,
+  );
   return pairs.length === 0 ? '' : `?${pairs.join('&')}`;
 }
 
@@ -97,10 +99,22 @@ function endpointOf(id: string, op: DocOperation): EndpointName {
 export function apiOperations(app: FastifyInstance): ApiOperation[] {
   return operationsOf(documentOf(app)).map(({ method, path, op }) => {
     const id = op.operationId ?? `${method} ${path}`;
-    const ok = Math.min(...Object.keys(op.responses).map(Number).filter((s) => s >= 200 && s < 300));
+    const ok = Math.min(
+      ...Object.keys(op.responses)
+        .map(Number)
+        .filter((s) => s >= 200 && s < 300),
+    );
     if (!Number.isFinite(ok)) throw new Error(`${id}: the document lists no 2xx response`);
     const body = bodyOf(id, op);
-    return { operationId: id, method: method as Method, path, url: `${fillPath(path)}${requiredQuery(op, path)}`, endpoint: endpointOf(id, op), ok, ...(body === undefined ? {} : { body }) };
+    return {
+      operationId: id,
+      method: method as Method,
+      path,
+      url: `${fillPath(path)}${requiredQuery(op, path)}`,
+      endpoint: endpointOf(id, op),
+      ok,
+      ...(body === undefined ? {} : { body }),
+    };
   });
 }
 
@@ -122,7 +136,10 @@ const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'
  * Fastify's printRoutes() tree (one node a line; children indented by four).
  */
 export function servedPaths(app: FastifyInstance): { path: string; methods: string[] }[] {
-  const lines = app.printRoutes({ commonPrefix: false }).split('\n').filter((l) => l.trim() !== '');
+  const lines = app
+    .printRoutes({ commonPrefix: false })
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const stack: string[] = [];
   const out: { path: string; methods: string[] }[] = [];
   for (const line of lines) {

@@ -29,19 +29,58 @@ let history: Row[];
 before(async () => {
   ctx = await createTestContext();
   const imports: [string, string, Record<string, string>[]][] = [
-    ['demo', '2024-01-01', [{ code: 'A', display: 'Alpha' }, { code: 'B', display: 'Beta' }, { code: 'a/b', display: 'Slash' }, { code: 'C', display: 'Gamma' }]],
-    ['demo', '2024-02-01', [{ code: 'A', display: 'Alpha 2' }, { code: 'B', display: 'Beta', status: 'retired' }]],
-    ['other', '2024-02-01', [{ code: 'B', display: 'Other B' }, { code: 'D', display: 'Other D' }]],
-    ['demo', '2024-03-01', [{ code: 'B', display: 'Beta' }, { code: 'C', display: 'Gamma', status: 'deprecated' }, { code: 'E', display: 'Epsilon' }]],
+    [
+      'demo',
+      '2024-01-01',
+      [
+        { code: 'A', display: 'Alpha' },
+        { code: 'B', display: 'Beta' },
+        { code: 'a/b', display: 'Slash' },
+        { code: 'C', display: 'Gamma' },
+      ],
+    ],
+    [
+      'demo',
+      '2024-02-01',
+      [
+        { code: 'A', display: 'Alpha 2' },
+        { code: 'B', display: 'Beta', status: 'retired' },
+      ],
+    ],
+    [
+      'other',
+      '2024-02-01',
+      [
+        { code: 'B', display: 'Other B' },
+        { code: 'D', display: 'Other D' },
+      ],
+    ],
+    [
+      'demo',
+      '2024-03-01',
+      [
+        { code: 'B', display: 'Beta' },
+        { code: 'C', display: 'Gamma', status: 'deprecated' },
+        { code: 'E', display: 'Epsilon' },
+      ],
+    ],
   ];
   for (const [i, [system, effectiveDate, rows]] of imports.entries()) {
     await ctx.importRows(rows, { system, release: `r${i + 1}`, effectiveDate });
   }
   // Within one import, changes take ids in byte order of code.
   history = [
-    [1, 'demo:A', 'added', '2024-01-01'], [2, 'demo:B', 'added', '2024-01-01'], [3, 'demo:C', 'added', '2024-01-01'], [4, 'demo:a/b', 'added', '2024-01-01'],
-    [5, 'demo:A', 'revised', '2024-02-01'], [6, 'demo:B', 'retired', '2024-02-01'], [7, 'other:B', 'added', '2024-02-01'], [8, 'other:D', 'added', '2024-02-01'],
-    [9, 'demo:B', 'reactivated', '2024-03-01'], [10, 'demo:C', 'revised', '2024-03-01'], [11, 'demo:E', 'added', '2024-03-01'],
+    [1, 'demo:A', 'added', '2024-01-01'],
+    [2, 'demo:B', 'added', '2024-01-01'],
+    [3, 'demo:C', 'added', '2024-01-01'],
+    [4, 'demo:a/b', 'added', '2024-01-01'],
+    [5, 'demo:A', 'revised', '2024-02-01'],
+    [6, 'demo:B', 'retired', '2024-02-01'],
+    [7, 'other:B', 'added', '2024-02-01'],
+    [8, 'other:D', 'added', '2024-02-01'],
+    [9, 'demo:B', 'reactivated', '2024-03-01'],
+    [10, 'demo:C', 'revised', '2024-03-01'],
+    [11, 'demo:E', 'added', '2024-03-01'],
   ];
   // 250 more additions, later, for the default and maximum page sizes.
   const bulk = Array.from({ length: 250 }, (_, i) => ({ code: `N${String(i).padStart(3, '0')}`, display: `Number ${i}` }));
@@ -100,10 +139,21 @@ describe('GET /v1/changes', () => {
   test('a change record says what changed, with the old and new values', async () => {
     const data = page(await ctx.get('/v1/changes?code_id=demo:A')).data;
     const [added, revised] = data;
-    assert.deepEqual({ ...added, recorded_at: undefined }, {
-      object: 'change', id: 1, code_id: 'demo:A', type: 'added', effective_date: '2024-01-01', release: 'r1', fields: [], before: null,
-      after: { display: 'Alpha', definition: null, status: 'active', parents: [], attributes: {} }, recorded_at: undefined,
-    });
+    assert.deepEqual(
+      { ...added, recorded_at: undefined },
+      {
+        object: 'change',
+        id: 1,
+        code_id: 'demo:A',
+        type: 'added',
+        effective_date: '2024-01-01',
+        release: 'r1',
+        fields: [],
+        before: null,
+        after: { display: 'Alpha', definition: null, status: 'active', parents: [], attributes: {} },
+        recorded_at: undefined,
+      },
+    );
     assert.deepEqual([revised?.type, revised?.fields, revised?.before, revised?.after], ['revised', ['display'], { display: 'Alpha' }, { display: 'Alpha 2' }]);
     assert.ok(!Number.isNaN(Date.parse(added!.recorded_at)));
   });
@@ -117,13 +167,29 @@ describe('GET /v1/changes', () => {
 
   test('system, code_id and type filter, alone and together', async () => {
     const only = (keep: (r: Row) => boolean) => history.filter(keep);
-    assert.deepEqual(await demoWalk('/v1/changes', 'system=other'), only((r) => r[1].startsWith('other:')));
-    assert.deepEqual(await demoWalk('/v1/changes', 'code_id=demo:B'), only((r) => r[1] === 'demo:B'));
-    assert.deepEqual(await demoWalk('/v1/changes', 'code_id=demo:a/b'), only((r) => r[1] === 'demo:a/b'));
+    assert.deepEqual(
+      await demoWalk('/v1/changes', 'system=other'),
+      only((r) => r[1].startsWith('other:')),
+    );
+    assert.deepEqual(
+      await demoWalk('/v1/changes', 'code_id=demo:B'),
+      only((r) => r[1] === 'demo:B'),
+    );
+    assert.deepEqual(
+      await demoWalk('/v1/changes', 'code_id=demo:a/b'),
+      only((r) => r[1] === 'demo:a/b'),
+    );
     for (const type of ['added', 'revised', 'retired', 'reactivated']) {
-      assert.deepEqual(await demoWalk('/v1/changes', `type=${type}`), only((r) => r[2] === type), type);
+      assert.deepEqual(
+        await demoWalk('/v1/changes', `type=${type}`),
+        only((r) => r[2] === type),
+        type,
+      );
     }
-    assert.deepEqual(await demoWalk('/v1/changes', 'system=demo&type=revised'), only((r) => r[1].startsWith('demo:') && r[2] === 'revised'));
+    assert.deepEqual(
+      await demoWalk('/v1/changes', 'system=demo&type=revised'),
+      only((r) => r[1].startsWith('demo:') && r[2] === 'revised'),
+    );
     assert.deepEqual(await demoWalk('/v1/changes', 'system=other&code_id=demo:A'), []);
     assert.deepEqual(page(await ctx.get('/v1/changes?code_id=nosuch:X')), { data: [], pagination: { has_more: false } });
   });
@@ -155,16 +221,31 @@ describe('GET /v1/codes/{code_id}/changes', () => {
   const changesOf = (id: string) => `/v1/codes/${encodeURIComponent(id)}/changes`;
 
   test('lists the changes of one code, oldest first, across pages', async () => {
-    assert.deepEqual(await demoWalk(changesOf('demo:B'), ''), history.filter((r) => r[1] === 'demo:B'));
-    assert.deepEqual(await demoWalk(changesOf('other:B'), ''), history.filter((r) => r[1] === 'other:B'));
+    assert.deepEqual(
+      await demoWalk(changesOf('demo:B'), ''),
+      history.filter((r) => r[1] === 'demo:B'),
+    );
+    assert.deepEqual(
+      await demoWalk(changesOf('other:B'), ''),
+      history.filter((r) => r[1] === 'other:B'),
+    );
     assert.deepEqual(await demoWalk(changesOf('demo:a/b'), ''), [[4, 'demo:a/b', 'added', '2024-01-01']]);
   });
 
   test('type and the effective dates filter, inclusive; no match is an empty page', async () => {
     const ofB = history.filter((r) => r[1] === 'demo:B');
-    assert.deepEqual(await demoWalk(changesOf('demo:B'), 'type=retired'), ofB.filter((r) => r[2] === 'retired'));
-    assert.deepEqual(await demoWalk(changesOf('demo:B'), 'effective_from=2024-02-01'), ofB.filter((r) => r[3] >= '2024-02-01'));
-    assert.deepEqual(await demoWalk(changesOf('demo:B'), 'effective_to=2024-02-01'), ofB.filter((r) => r[3] <= '2024-02-01'));
+    assert.deepEqual(
+      await demoWalk(changesOf('demo:B'), 'type=retired'),
+      ofB.filter((r) => r[2] === 'retired'),
+    );
+    assert.deepEqual(
+      await demoWalk(changesOf('demo:B'), 'effective_from=2024-02-01'),
+      ofB.filter((r) => r[3] >= '2024-02-01'),
+    );
+    assert.deepEqual(
+      await demoWalk(changesOf('demo:B'), 'effective_to=2024-02-01'),
+      ofB.filter((r) => r[3] <= '2024-02-01'),
+    );
     assert.deepEqual(await demoWalk(changesOf('demo:B'), 'effective_from=2024-02-01&effective_to=2024-02-01'), [[6, 'demo:B', 'retired', '2024-02-01']]);
     // Every code has its "added" change; these filters leave nothing of demo:A.
     for (const query of ['type=retired', 'effective_from=2024-02-02', 'effective_to=2023-12-31', 'type=added&effective_from=2024-01-02']) {

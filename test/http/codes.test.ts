@@ -82,7 +82,10 @@ describe('GET /v1/codes', () => {
   test('a first page holds 50 codes by default and says there is more', async () => {
     const body = page(await ctx.get('/v1/codes'));
     assert.equal(body.data.length, 50);
-    assert.deepEqual(body.data.map((c) => c.id), allIds.slice(0, 50));
+    assert.deepEqual(
+      body.data.map((c) => c.id),
+      allIds.slice(0, 50),
+    );
     assert.equal(body.pagination.has_more, true);
   });
 
@@ -112,7 +115,10 @@ describe('GET /v1/codes', () => {
   test('the last page has has_more false and no next_cursor', async () => {
     const body = page(await ctx.get('/v1/codes?system=demo&limit=200'));
     assert.deepEqual(body.pagination, { has_more: false });
-    assert.deepEqual(body.data.map((c) => c.id), demoIds);
+    assert.deepEqual(
+      body.data.map((c) => c.id),
+      demoIds,
+    );
   });
 
   test('system keeps the codes of one system, across pages', async () => {
@@ -125,8 +131,14 @@ describe('GET /v1/codes', () => {
     const statusOf = (code: string) => DEMO.find((r) => `demo:${r.code}` === code)?.status ?? 'active';
     assert.deepEqual(await walk('status=deprecated', 1), ['demo:B']);
     assert.deepEqual(await walk('status=retired', 1), ['demo:C']);
-    assert.deepEqual(await walk('status=active', 37), allIds.filter((id) => !id.startsWith('demo:') || statusOf(id) === 'active'));
-    assert.deepEqual(await walk('system=demo&status=active', 3), demoIds.filter((id) => statusOf(id) === 'active'));
+    assert.deepEqual(
+      await walk('status=active', 37),
+      allIds.filter((id) => !id.startsWith('demo:') || statusOf(id) === 'active'),
+    );
+    assert.deepEqual(
+      await walk('system=demo&status=active', 3),
+      demoIds.filter((id) => statusOf(id) === 'active'),
+    );
     assert.deepEqual(await walk('system=bulk&status=retired', 3), []);
     for (const record of page(await ctx.get('/v1/codes?status=active&limit=200')).data) assert.equal(record.status, 'active');
   });
@@ -147,10 +159,30 @@ describe('GET /v1/codes/{code_id}', () => {
     assert.equal(res.statusCode, 200);
     const code = res.json();
     assert.deepEqual(Object.keys(code).sort(), [
-      'attributes', 'code', 'definition', 'display', 'effective_from', 'id', 'object', 'parents', 'release', 'status', 'system', 'updated_at',
+      'attributes',
+      'code',
+      'definition',
+      'display',
+      'effective_from',
+      'id',
+      'object',
+      'parents',
+      'release',
+      'status',
+      'system',
+      'updated_at',
     ]);
     assert.deepEqual(
-      { object: code.object, id: code.id, system: code.system, code: code.code, display: code.display, status: code.status, release: code.release, effective_from: code.effective_from },
+      {
+        object: code.object,
+        id: code.id,
+        system: code.system,
+        code: code.code,
+        display: code.display,
+        status: code.status,
+        release: code.release,
+        effective_from: code.effective_from,
+      },
       { object: 'code', id: 'demo:A', system: 'demo', code: 'A', display: 'Alpha', status: 'active', release: 'r1', effective_from: '2024-01-01' },
     );
     const listed = page(await ctx.get('/v1/codes?system=demo&limit=200')).data.find((c) => c.id === 'demo:A');

@@ -68,7 +68,10 @@ describe('tampered cursors are refused', () => {
       fc.property(fc.nat({ max: genuine.length - 1 }), fc.constantFrom(...BASE64URL), (at, char) => {
         const tampered = `${genuine.slice(0, at)}${char}${genuine.slice(at + 1)}`;
         fc.pre(tampered !== genuine && genuine[at] !== '.');
-        assert.ok(refused(() => codec.decode(tampered, 'codes', 'system=demo')), tampered);
+        assert.ok(
+          refused(() => codec.decode(tampered, 'codes', 'system=demo')),
+          tampered,
+        );
       }),
       { numRuns: 500 },
     );
@@ -85,7 +88,10 @@ describe('tampered cursors are refused', () => {
         const flipped = Buffer.from(bytes);
         flipped[bit >> 3]! ^= 1 << (bit & 7);
         const cursor = part === 'payload' ? `${flipped.toString('base64url')}.${macText}` : `${payloadText}.${flipped.toString('base64url')}`;
-        assert.ok(refused(() => codec.decode(cursor, 'codes', 'system=demo')), `${part} bit ${bit}`);
+        assert.ok(
+          refused(() => codec.decode(cursor, 'codes', 'system=demo')),
+          `${part} bit ${bit}`,
+        );
       }
     }
   });

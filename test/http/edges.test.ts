@@ -66,7 +66,10 @@ test('a /v1 path Fastify cannot route still checks the key first (401), then ans
 
 test('two Authorization headers are refused, whichever holds the valid key', async () => {
   const other = `svc_live_${'A'.repeat(32)}`;
-  for (const pair of [[ctx.key, other], [other, ctx.key]]) {
+  for (const pair of [
+    [ctx.key, other],
+    [other, ctx.key],
+  ]) {
     const res = parse(
       await raw(`GET /v1/codes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${pair[0]}\r\nAuthorization: Bearer ${pair[1]}\r\nConnection: close\r\n\r\n`),
     );

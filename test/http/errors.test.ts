@@ -15,7 +15,13 @@ before(async () => {
     ['A', 'B', 'C', 'D'].map((code) => ({ code, display: `Code ${code}` })),
     { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
   );
-  await ctx.importRows([{ code: 'A', display: 'Code A, again' }, { code: 'B', display: 'Code B, again' }], { system: 'demo', release: 'r2', effectiveDate: '2024-02-01' });
+  await ctx.importRows(
+    [
+      { code: 'A', display: 'Code A, again' },
+      { code: 'B', display: 'Code B, again' },
+    ],
+    { system: 'demo', release: 'r2', effectiveDate: '2024-02-01' },
+  );
 });
 after(() => ctx.close());
 
@@ -65,10 +71,16 @@ test('unknown_parameter: offset, page and a typo, on every endpoint', async () =
 
 test('invalid_parameter names the parameter', async () => {
   const cases: [string, string][] = [
-    ['/v1/codes?limit=0', 'limit'], ['/v1/codes?limit=-1', 'limit'], ['/v1/codes?limit=abc', 'limit'], ['/v1/codes?limit=1.5', 'limit'],
-    ['/v1/codes?system=Not%20a%20system', 'system'], ['/v1/codes?status=gone', 'status'],
-    ['/v1/changes?type=deleted', 'type'], ['/v1/changes?effective_from=2024-02-30', 'effective_from'],
-    ['/v1/changes?effective_to=2024-13-01', 'effective_to'], ['/v1/codes/demo%3AA/changes?limit=0', 'limit'],
+    ['/v1/codes?limit=0', 'limit'],
+    ['/v1/codes?limit=-1', 'limit'],
+    ['/v1/codes?limit=abc', 'limit'],
+    ['/v1/codes?limit=1.5', 'limit'],
+    ['/v1/codes?system=Not%20a%20system', 'system'],
+    ['/v1/codes?status=gone', 'status'],
+    ['/v1/changes?type=deleted', 'type'],
+    ['/v1/changes?effective_from=2024-02-30', 'effective_from'],
+    ['/v1/changes?effective_to=2024-13-01', 'effective_to'],
+    ['/v1/codes/demo%3AA/changes?limit=0', 'limit'],
   ];
   for (const [url, param] of cases) assertError(await ctx.get(url), 400, 'invalid_parameter', param);
 });

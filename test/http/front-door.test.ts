@@ -78,7 +78,11 @@ describe('the front door, over a real socket', () => {
     assert.equal(assertJsonError(view(proxy), 'CONNECT to a host').code, 'route_not_found');
     for (const res of [noKey, withKey, proxy]) assert.equal(res.headers.get('connection'), 'close');
     // Bytes sent after the CONNECT are not a tunnel: the connection just ends after the answer.
-    const { text, closed } = await rawExchange(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', { end: false });
+    const { text, closed } = await rawExchange(
+      port,
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n',
+      { end: false },
+    );
     assert.ok(closed, 'the connection stays open');
     assert.equal(parseResponses(text).length, 1);
   });

@@ -22,7 +22,15 @@ after(() => target.ctx.close());
 
 test('the routes come from the app itself', () => {
   const paths = target.routes.map((r) => r.path);
-  for (const path of ['/v1/codes', '/v1/codes/:code_id', '/v1/codes/:code_id/changes', '/v1/changes', '/dashboard/login', '/dashboard/keys/:id/revoke', '/healthz']) {
+  for (const path of [
+    '/v1/codes',
+    '/v1/codes/:code_id',
+    '/v1/codes/:code_id/changes',
+    '/v1/changes',
+    '/dashboard/login',
+    '/dashboard/keys/:id/revoke',
+    '/healthz',
+  ]) {
     assert.ok(paths.includes(path), `${path} is not among ${paths.join(' ')}`);
   }
   assert.ok(target.routes.find((r) => r.path === '/v1/codes')!.methods.includes('PROPFIND'));
@@ -51,7 +59,15 @@ test(`${RUNS} generated requests over every route: no 5xx, no crash, every error
   assert.deepEqual(crashes.problems, [], 'unhandled rejections or uncaught exceptions');
   // The run got past the first checks everywhere: successes, and each kind of refusal.
   for (const status of [200, 303, 400, 401, 404, 405]) assert.ok(coverage.statuses.has(status), `no ${status} in ${coverage.summary()}`);
-  for (const code of ['api_key_in_query', 'invalid_api_key', 'invalid_parameter', 'unknown_parameter', 'invalid_cursor', 'route_not_found', 'method_not_allowed']) {
+  for (const code of [
+    'api_key_in_query',
+    'invalid_api_key',
+    'invalid_parameter',
+    'unknown_parameter',
+    'invalid_cursor',
+    'route_not_found',
+    'method_not_allowed',
+  ]) {
     assert.ok(coverage.codes.has(code), `no ${code} in ${coverage.summary()}`);
   }
   assert.ok(coverage.htmlErrors > 0, 'no dashboard error page');

@@ -10,7 +10,13 @@ import { createTestContext, type TestContext } from '../helpers/context.ts';
 let ctx: TestContext;
 before(async () => {
   ctx = await createTestContext();
-  await ctx.importRows([{ code: 'A', display: 'Alpha' }, { code: 'B/1', display: 'Beta one' }], { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' });
+  await ctx.importRows(
+    [
+      { code: 'A', display: 'Alpha' },
+      { code: 'B/1', display: 'Beta one' },
+    ],
+    { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
+  );
   await ctx.importRows([{ code: 'A', display: 'Alpha, again' }], { system: 'demo', release: 'r2', effectiveDate: '2024-03-01' });
 });
 after(() => ctx.close());
@@ -59,7 +65,10 @@ describe('invalid_parameter', () => {
       assert.equal(refusal(await ctx.get(url), 400, 'invalid_parameter', 'limit'), 'The limit parameter was sent 2 times; send it once.');
     }
     assert.match(refusal(await ctx.get('/v1/codes?system=a&system=b&system=c'), 400, 'invalid_parameter', 'system'), /sent 3 times; send it once/);
-    assert.match(refusal(await ctx.get('/v1/changes?effective_from=2024-01-01&effective_from=2024-02-01'), 400, 'invalid_parameter', 'effective_from'), /sent 2 times/);
+    assert.match(
+      refusal(await ctx.get('/v1/changes?effective_from=2024-01-01&effective_from=2024-02-01'), 400, 'invalid_parameter', 'effective_from'),
+      /sent 2 times/,
+    );
   });
 
   test('a bad date names the format and echoes the value', async () => {
@@ -98,7 +107,10 @@ describe('effective_from after effective_to', () => {
   test('equal dates are a one-day range, not an error', async () => {
     const res = await ctx.get('/v1/changes?effective_from=2024-03-01&effective_to=2024-03-01');
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(res.json().data.map((c: { code_id: string }) => c.code_id), ['demo:A']);
+    assert.deepEqual(
+      res.json().data.map((c: { code_id: string }) => c.code_id),
+      ['demo:A'],
+    );
   });
 });
 

@@ -36,7 +36,10 @@ async function lyingApp(): Promise<FastifyInstance> {
     async (request, reply) => {
       const [status, body] = answers[(request.query as { answer: string }).answer]!;
       // A pre-serialised body bypasses the response schema, as the fast path does.
-      return reply.code(status as 200).type('application/json; charset=utf-8').send(body);
+      return reply
+        .code(status as 200)
+        .type('application/json; charset=utf-8')
+        .send(body);
     },
   );
   app.setNotFoundHandler(async (request, reply) => reply.code(404).type('text/plain').send('nothing here'));
@@ -56,7 +59,10 @@ test('a response the document does not describe fails the request that got it, s
       return true;
     });
     await assert.rejects(app.inject('/v1/things?answer=missing-field'), /must have required property 'n'/);
-    await assert.rejects(app.inject('/v1/things?answer=undocumented-status'), /answered 418, a status the OpenAPI document does not list .*\(it lists 200, 401\)/);
+    await assert.rejects(
+      app.inject('/v1/things?answer=undocumented-status'),
+      /answered 418, a status the OpenAPI document does not list .*\(it lists 200, 401\)/,
+    );
     await assert.rejects(app.inject('/v1/things?answer=error-not-in-shape'), /must have required property 'error'/);
     // A path the document does not have must still answer in the error shape.
     await assert.rejects(app.inject('/v1/elsewhere'), /no documented path.*says JSON|says JSON.*no documented path/s);

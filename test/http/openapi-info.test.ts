@@ -31,6 +31,12 @@ test('info.version is the package version, and the licence is the package licenc
 });
 
 test('servers: PUBLIC_URL when it is set, else the host that serves the document', async () => {
-  assert.deepEqual((await documentWith()).servers?.map((s) => s.url), ['/']);
-  assert.deepEqual((await documentWith({ PUBLIC_URL: 'https://codes.example.org/' })).servers?.map((s) => s.url), ['https://codes.example.org']);
+  assert.deepEqual(
+    (await documentWith()).servers?.map((s) => s.url),
+    ['/'],
+  );
+  assert.deepEqual(
+    (await documentWith({ PUBLIC_URL: 'https://codes.example.org/' })).servers?.map((s) => s.url),
+    ['https://codes.example.org'],
+  );
 });

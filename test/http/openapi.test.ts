@@ -27,7 +27,13 @@ let doc: Doc;
 
 before(async () => {
   ctx = await createTestContext();
-  await ctx.importRows([{ code: 'A', display: 'Alpha', note: 'an attribute' }, { code: 'B', display: 'Beta' }], { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' });
+  await ctx.importRows(
+    [
+      { code: 'A', display: 'Alpha', note: 'an attribute' },
+      { code: 'B', display: 'Beta' },
+    ],
+    { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
+  );
   await ctx.importRows([{ code: 'A', display: 'Alpha 2', status: 'deprecated' }], { system: 'demo', release: 'r2', effectiveDate: '2024-02-01' });
   const res = await ctx.get('/openapi.json');
   assert.equal(res.statusCode, 200);
@@ -57,7 +63,12 @@ describe('GET /openapi.json', () => {
     assert.ok(doc.info.title.length > 0 && doc.info.version.length > 0);
     assert.equal(typeof doc.components, 'object');
     assert.ok(doc.components?.securitySchemes, 'the API key schemes are documented');
-    assert.deepEqual(Object.keys(doc.paths).sort(), Object.values(OPERATIONS).map((o) => o.path).sort());
+    assert.deepEqual(
+      Object.keys(doc.paths).sort(),
+      Object.values(OPERATIONS)
+        .map((o) => o.path)
+        .sort(),
+    );
     for (const [id, { path, params }] of Object.entries(OPERATIONS)) {
       assert.deepEqual(Object.keys(doc.paths[path]!), ['get'], `${path} documents GET only`);
       const op = operation(id);
@@ -109,7 +120,10 @@ describe('the guide and the examples', () => {
     assert.match(guide, /RateLimit-Policy: "minute";q=\d+;w=60/);
     for (const code of ERROR_CODES) assert.ok(guide.includes(`\`${code}\``), `the guide's error table lists ${code}`);
     const tags = doc.tags ?? [];
-    assert.deepEqual(tags.map((t) => t.name), ['codes', 'changes', 'systems']);
+    assert.deepEqual(
+      tags.map((t) => t.name),
+      ['codes', 'changes', 'systems'],
+    );
     for (const tag of tags) assert.ok(tag.description.length > 80, `tag ${tag.name} is described`);
   });
 
@@ -118,7 +132,10 @@ describe('the guide and the examples', () => {
     for (const id of Object.keys(OPERATIONS)) {
       for (const [status, response] of Object.entries(operation(id).responses)) {
         const media = response.content!['application/json']! as { schema: Json; example?: unknown; examples?: Record<string, { value: unknown }> };
-        const examples = media.example !== undefined ? { example: media.example } : Object.fromEntries(Object.entries(media.examples ?? {}).map(([name, e]) => [name, e.value]));
+        const examples =
+          media.example !== undefined
+            ? { example: media.example }
+            : Object.fromEntries(Object.entries(media.examples ?? {}).map(([name, e]) => [name, e.value]));
         assert.ok(Object.keys(examples).length > 0, `${id} ${status} has an example`);
         const validate = compile(media.schema);
         for (const [name, value] of Object.entries(examples)) {
@@ -139,7 +156,8 @@ describe('the guide and the examples', () => {
       const { responses } = operation(id);
       const headers = (status: string) => Object.keys((responses[status] as { headers?: Json }).headers ?? {});
       for (const status of Object.keys(responses)) assert.ok(headers(status).includes('Request-Id'), `${id} ${status} Request-Id`);
-      for (const status of ['200', '429']) assert.ok(headers(status).includes('RateLimit') && headers(status).includes('RateLimit-Policy'), `${id} ${status} RateLimit`);
+      for (const status of ['200', '429'])
+        assert.ok(headers(status).includes('RateLimit') && headers(status).includes('RateLimit-Policy'), `${id} ${status} RateLimit`);
       for (const status of ['429', '503']) assert.ok(headers(status).includes('Retry-After'), `${id} ${status} Retry-After`);
     }
   });
@@ -148,8 +166,16 @@ describe('the guide and the examples', () => {
 test("a change's before and after hold only fields of a code", () => {
   const validate = validatorFor(doc)(schemaOf(operation('listChanges'), '200')!);
   const change = {
-    object: 'change', id: 2, code_id: 'demo:A', type: 'revised', effective_date: '2024-02-01', release: 'r2', fields: ['display'],
-    before: { display: 'Alpha' }, after: { display: 'Alpha 2' }, recorded_at: '2024-02-01T10:00:00.000Z',
+    object: 'change',
+    id: 2,
+    code_id: 'demo:A',
+    type: 'revised',
+    effective_date: '2024-02-01',
+    release: 'r2',
+    fields: ['display'],
+    before: { display: 'Alpha' },
+    after: { display: 'Alpha 2' },
+    recorded_at: '2024-02-01T10:00:00.000Z',
   };
   const pageOf = (c: unknown) => ({ data: [c], pagination: { has_more: false } });
   assert.ok(validate(pageOf(change)), JSON.stringify(validate.errors));

@@ -119,7 +119,11 @@ describe(`walking /v1/codes: ${RUNS} runs per property, each over up to 20 codes
   const walkCodes = async (startCodes: string[], p: WalkPlan<Batch>) => {
     const system = nextSystem('c');
     const codeIds = new Set(startCodes.map((code) => `${system}:${code}`));
-    if (startCodes.length > 0) await ctx.importRows(startCodes.map((code) => ({ code, display: `Code ${code}` })), { system, release: nextRelease(), effectiveDate: '2024-01-01' });
+    if (startCodes.length > 0)
+      await ctx.importRows(
+        startCodes.map((code) => ({ code, display: `Code ${code}` })),
+        { system, release: nextRelease(), effectiveDate: '2024-01-01' },
+      );
     await walk<{ id: string }, string, Batch>({
       ctx,
       path: `/v1/codes?system=${system}`,
@@ -131,7 +135,10 @@ describe(`walking /v1/codes: ${RUNS} runs per property, each over up to 20 codes
       async runImport({ elsewhere, codes }) {
         // Elsewhere: a system that sorts right after this one, so its codes would follow on an unfiltered page.
         const target = elsewhere ? `${system}-x` : system;
-        await ctx.importRows(codes.map((code) => ({ code, display: `New ${code}` })), { system: target, release: nextRelease(), effectiveDate: '2024-01-01' });
+        await ctx.importRows(
+          codes.map((code) => ({ code, display: `New ${code}` })),
+          { system: target, release: nextRelease(), effectiveDate: '2024-01-01' },
+        );
         if (!elsewhere) for (const code of codes) codeIds.add(`${system}:${code}`);
       },
     });
@@ -170,7 +177,10 @@ describe('walking all of /v1/codes, unfiltered, over 2 000 codes of three system
         compare: byteOrder,
         known: (id) => codeIds.has(id),
         async runImport({ system, codes }) {
-          await ctx.importRows(codes.map((code) => ({ code, display: `New ${code}` })), { system, release: nextRelease(), effectiveDate: '2024-01-01' });
+          await ctx.importRows(
+            codes.map((code) => ({ code, display: `New ${code}` })),
+            { system, release: nextRelease(), effectiveDate: '2024-01-01' },
+          );
           for (const code of codes) codeIds.add(`${system}:${code}`);
         },
       });
@@ -201,7 +211,11 @@ describe(`walking /v1/changes: ${RUNS} runs per property, each over up to 24 cha
   // The starting history: up to 3 imports on successive dates, of codes from a small set, so that later imports revise earlier codes.
   const history = fc.array(fc.uniqueArray(fc.constantFrom('K1', 'K2', 'K3', 'K4', 'K5', 'K6', 'K7', 'K8'), { minLength: 1, maxLength: 8 }), { maxLength: 3 });
   // New changes take the latest effective date or, now and then, the day after it.
-  const laterBatch = fc.record({ elsewhere: fc.boolean(), codes: fc.uniqueArray(newCode, { minLength: 1, maxLength: 4 }), laterDate: fc.constantFrom(false, false, true) });
+  const laterBatch = fc.record({
+    elsewhere: fc.boolean(),
+    codes: fc.uniqueArray(newCode, { minLength: 1, maxLength: 4 }),
+    laterDate: fc.constantFrom(false, false, true),
+  });
   type LaterBatch = Batch & { laterDate: boolean };
   const plan = (limits: fc.Arbitrary<number[]>) =>
     fc.record({ limits, imports: fc.array(fc.record({ atPerMille: fc.integer({ min: 0, max: 1000 }), batch: laterBatch }), { maxLength: 3 }) });
@@ -212,7 +226,10 @@ describe(`walking /v1/changes: ${RUNS} runs per property, each over up to 24 cha
     const known = new Set<string>();
     let latestDate = '2024-01-01';
     const importAndRecord = async (codes: string[], target: string, effectiveDate: string, display: string) => {
-      const summary = await ctx.importRows(codes.map((code) => ({ code, display })), { system: target, release: nextRelease(), effectiveDate });
+      const summary = await ctx.importRows(
+        codes.map((code) => ({ code, display })),
+        { system: target, release: nextRelease(), effectiveDate },
+      );
       if (target !== system || summary.firstChangeId === null || summary.lastChangeId === null) return;
       for (let id = summary.firstChangeId; id <= summary.lastChangeId; id++) {
         changes.push({ date: effectiveDate, id });

@@ -21,8 +21,16 @@ test('every /v1 route the router serves is in the OpenAPI document, and every do
   const served = (await routeTable(ctx)).map(key).sort();
   const documented = apiOperations(ctx.app).map(key).sort();
   assert.ok(served.length >= 4, `the route table was read: ${served.join(', ')}`);
-  assert.deepEqual(served.filter((r) => !documented.includes(r)), [], 'served but missing from the OpenAPI document');
-  assert.deepEqual(documented.filter((r) => !served.includes(r)), [], 'documented but not served');
+  assert.deepEqual(
+    served.filter((r) => !documented.includes(r)),
+    [],
+    'served but missing from the OpenAPI document',
+  );
+  assert.deepEqual(
+    documented.filter((r) => !served.includes(r)),
+    [],
+    'documented but not served',
+  );
 });
 
 test('every documented operation can be sent: its parameters have samples, and with the fixture it succeeds', async () => {
@@ -38,5 +46,6 @@ test('a path parameter without a sample fails loudly, naming the map to extend',
 
 test('the route table reader sees the routes outside /v1 too', () => {
   const paths = servedPaths(ctx.app).map((r) => r.path);
-  for (const path of ['/openapi.json', '/healthz', '/v1/codes', '/v1/codes/:code_id/changes']) assert.ok(paths.includes(path), `${path} in ${paths.join(', ')}`);
+  for (const path of ['/openapi.json', '/healthz', '/v1/codes', '/v1/codes/:code_id/changes'])
+    assert.ok(paths.includes(path), `${path} in ${paths.join(', ')}`);
 });

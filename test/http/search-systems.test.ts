@@ -11,7 +11,11 @@ import { assertError } from '../access/helpers.ts';
 let ctx: TestContext;
 before(async () => {
   ctx = await createTestContext();
-  const rows = Array.from({ length: 450 }, (_, i) => ({ code: `K${String(i).padStart(3, '0')}`, display: `Kidney part ${i}`, definition: i % 2 === 0 ? 'Renal' : '' }));
+  const rows = Array.from({ length: 450 }, (_, i) => ({
+    code: `K${String(i).padStart(3, '0')}`,
+    display: `Kidney part ${i}`,
+    definition: i % 2 === 0 ? 'Renal' : '',
+  }));
   await ctx.importRows(rows, { system: 'organ', release: '2024', effectiveDate: '2024-01-01', mode: 'snapshot' });
   await ctx.importRows([{ code: 'STP', display: 'São Tomé and Príncipe' }], { system: 'iso', release: 'v1', effectiveDate: '2024-01-01' });
 });
@@ -36,7 +40,10 @@ test('q is required, trimmed, 1–200 characters: otherwise invalid_parameter na
 
 test('search finds across accents and case, and answers the page envelope of code records', async () => {
   const page = await json('/v1/codes/search?q=SAO%20tome');
-  assert.deepEqual(page.data.map((r) => r.id), ['iso:STP']);
+  assert.deepEqual(
+    page.data.map((r) => r.id),
+    ['iso:STP'],
+  );
   assert.deepEqual(page.pagination, { has_more: false });
   assert.equal((await json('/v1/codes/search?q=renal&limit=1')).data.length, 1);
 });
@@ -62,13 +69,28 @@ test('a walk of 450 results, page by page, returns each once in order; a cursor 
 
 test('systems: listed by id, with counts, latest release and effective date; unknown is system_not_found', async () => {
   const list = await json('/v1/systems?limit=1');
-  assert.deepEqual(list.data.map((s) => s.id), ['iso']);
+  assert.deepEqual(
+    list.data.map((s) => s.id),
+    ['iso'],
+  );
   const next = await json(`/v1/systems?limit=1&cursor=${list.pagination.next_cursor}`);
-  assert.deepEqual(next.data.map((s) => s.id), ['organ']);
+  assert.deepEqual(
+    next.data.map((s) => s.id),
+    ['organ'],
+  );
   const organ = (await ctx.get('/v1/systems/organ')).json();
   assert.deepEqual(organ, {
-    object: 'system', id: 'organ', name: 'organ', description: null, url: null, publisher: null, license: null,
-    counts: { active: 450, deprecated: 0, retired: 0 }, latest_release: '2024', latest_effective_date: '2024-01-01', updated_at: organ.updated_at,
+    object: 'system',
+    id: 'organ',
+    name: 'organ',
+    description: null,
+    url: null,
+    publisher: null,
+    license: null,
+    counts: { active: 450, deprecated: 0, retired: 0 },
+    latest_release: '2024',
+    latest_effective_date: '2024-01-01',
+    updated_at: organ.updated_at,
   });
   const error = assertError(await ctx.get('/v1/systems/nope'), 404, 'system_not_found');
   assert.equal(error.param, 'system');
@@ -77,13 +99,36 @@ test('systems: listed by id, with counts, latest release and effective date; unk
 
 test('each import records a release; a release name that would change codes again is refused, one that changes nothing is not', async () => {
   await ctx.importRows([{ code: 'A', display: 'One' }], { system: 'rel', release: '1', effectiveDate: '2024-01-01' });
-  await assert.rejects(ctx.importRows([{ code: 'A', display: 'One, corrected' }], { system: 'rel', release: '1', effectiveDate: '2024-01-01' }), /release "1" of system rel was imported before/);
+  await assert.rejects(
+    ctx.importRows([{ code: 'A', display: 'One, corrected' }], { system: 'rel', release: '1', effectiveDate: '2024-01-01' }),
+    /release "1" of system rel was imported before/,
+  );
   await ctx.importRows([{ code: 'A', display: 'One' }], { system: 'rel', release: '1', effectiveDate: '2024-01-01' });
   await ctx.importRows([{ code: 'A', display: 'One, corrected', status: 'deprecated' }], { system: 'rel', release: '1a', effectiveDate: '2024-02-01' });
   const releases = await json('/v1/systems/rel/releases');
   assert.deepEqual(releases.data, [
-    { object: 'release', system: 'rel', id: '1', effective_date: '2024-01-01', mode: 'delta', imported_at: (releases.data[0] as { imported_at?: string }).imported_at, counts: { added: 1, revised: 0, retired: 0, reactivated: 0 }, first_change_id: releases.data[0]!['first_change_id' as 'id'], last_change_id: releases.data[0]!['first_change_id' as 'id'] },
-    { object: 'release', system: 'rel', id: '1a', effective_date: '2024-02-01', mode: 'delta', imported_at: (releases.data[1] as { imported_at?: string }).imported_at, counts: { added: 0, revised: 1, retired: 0, reactivated: 0 }, first_change_id: releases.data[1]!['first_change_id' as 'id'], last_change_id: releases.data[1]!['first_change_id' as 'id'] },
+    {
+      object: 'release',
+      system: 'rel',
+      id: '1',
+      effective_date: '2024-01-01',
+      mode: 'delta',
+      imported_at: (releases.data[0] as { imported_at?: string }).imported_at,
+      counts: { added: 1, revised: 0, retired: 0, reactivated: 0 },
+      first_change_id: releases.data[0]!['first_change_id' as 'id'],
+      last_change_id: releases.data[0]!['first_change_id' as 'id'],
+    },
+    {
+      object: 'release',
+      system: 'rel',
+      id: '1a',
+      effective_date: '2024-02-01',
+      mode: 'delta',
+      imported_at: (releases.data[1] as { imported_at?: string }).imported_at,
+      counts: { added: 0, revised: 1, retired: 0, reactivated: 0 },
+      first_change_id: releases.data[1]!['first_change_id' as 'id'],
+      last_change_id: releases.data[1]!['first_change_id' as 'id'],
+    },
   ]);
   const change = (await ctx.get(`/v1/changes?system=rel&limit=5`)).json().data.at(-1);
   assert.equal(change.id, releases.data[1]!['last_change_id' as 'id'], 'the release names the change it wrote');

@@ -67,7 +67,10 @@ describe('GET /', () => {
   });
 
   test('its example request names the address the page was reached at, escaped', async () => {
-    assert.match((await get('/', { host: 'codes.example.org:8443' })).body, /curl -H "Authorization: Bearer \$KEY" "http:\/\/codes\.example\.org:8443\/v1\/codes\?limit=2"/);
+    assert.match(
+      (await get('/', { host: 'codes.example.org:8443' })).body,
+      /curl -H "Authorization: Bearer \$KEY" "http:\/\/codes\.example\.org:8443\/v1\/codes\?limit=2"/,
+    );
     const hostile = await get('/', { host: 'x"><script>alert(1)</script>' });
     assert.equal(hostile.statusCode, 200);
     assert.ok(!hostile.body.includes('<script>alert(1)</script>') && hostile.body.includes('&lt;script&gt;'), 'the Host header is escaped');
@@ -112,7 +115,7 @@ describe('GET /docs', () => {
     for (const url of urls.filter((u) => u.endsWith('.js'))) assert.match(String((await get(url)).headers['content-type']), /^(text|application)\/javascript/);
   });
 
-  test("its Content-Security-Policy allows scripts from this host only, and never upgrades plain HTTP", async () => {
+  test('its Content-Security-Policy allows scripts from this host only, and never upgrades plain HTTP', async () => {
     const csp = cspOf((await get('/docs')).headers['content-security-policy']);
     assert.deepEqual(csp.get('default-src'), ["'none'"]);
     assert.deepEqual(csp.get('script-src'), ["'self'"], 'no inline script, no eval');

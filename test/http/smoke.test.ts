@@ -20,6 +20,9 @@ test('GET /v1/codes returns the page envelope with every code', async () => {
   assert.equal(res.statusCode, 200);
   assert.match(res.headers['request-id'] as string, /^req_[0-9a-f]{32}$/);
   const body = res.json();
-  assert.deepEqual(body.data.map((c: { id: string }) => c.id), ['demo:A', 'demo:B']);
+  assert.deepEqual(
+    body.data.map((c: { id: string }) => c.id),
+    ['demo:A', 'demo:B'],
+  );
   assert.deepEqual(body.pagination, { has_more: false });
 });

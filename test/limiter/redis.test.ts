@@ -96,7 +96,10 @@ describe('Limiter (redis)', { skip }, () => {
     try {
       const keys = await keysUnder(client, prefix);
       assert.ok(keys.length >= 5, `keys written: ${keys.join(', ')}`);
-      assert.ok(keys.some((k) => k.includes(':given-back:')), 'the given-back counter among them');
+      assert.ok(
+        keys.some((k) => k.includes(':given-back:')),
+        'the given-back counter among them',
+      );
       for (const key of keys) assert.ok((await client.ttl(key)) > 0, `${key} has an expiry`);
     } finally {
       client.disconnect();
@@ -182,7 +185,10 @@ describe('RedisLimiter while Redis is down', { skip: skip || (await skipUnlessRe
     await redis.stop();
     const during = [];
     for (let i = 0; i < 5; i++) during.push(await limiter.consume('org_down', PLAN, NOW));
-    assert.ok(during.every((d) => d.allowed && d.backend === 'fallback'), 'served by the fallback');
+    assert.ok(
+      during.every((d) => d.allowed && d.backend === 'fallback'),
+      'served by the fallback',
+    );
     assert.equal(during.at(-1)!.month.remaining, PLAN.monthlyQuota! - 8, 'the fallback starts from the counts the store had');
     await limiter.giveBack('org_down', NOW);
     assert.equal((await limiter.peek('org_down', PLAN, NOW)).month.remaining, PLAN.monthlyQuota! - 7, 'a request given back while Redis is down');
@@ -196,6 +202,9 @@ describe('RedisLimiter while Redis is down', { skip: skip || (await skipUnlessRe
     assert.equal(before.month.remaining, PLAN.monthlyQuota! - 3);
     assert.equal((await limiter.consume('org_down', PLAN, NOW)).backend, 'redis');
     assert.deepEqual(health, [true, false, true], 'connected, lost, back');
-    assert.ok(h.warnings.some((w) => /reachable again/.test(w)), 'its end is announced too');
+    assert.ok(
+      h.warnings.some((w) => /reachable again/.test(w)),
+      'its end is announced too',
+    );
   });
 });

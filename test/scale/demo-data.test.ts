@@ -29,7 +29,8 @@ test('DEMO_DATA: on for SQLite and off for PostgreSQL by default, 1 or 0 to choo
   for (const value of ['yes', 'true', '2']) {
     assert.throws(
       () => loadConfig({ DEMO_DATA: value }),
-      (e: unknown) => e instanceof ConfigError && e.message === `DEMO_DATA: expected 1 (load the demo data into an empty database) or 0 (never), got "${value}"`,
+      (e: unknown) =>
+        e instanceof ConfigError && e.message === `DEMO_DATA: expected 1 (load the demo data into an empty database) or 0 (never), got "${value}"`,
     );
   }
 });
@@ -43,7 +44,11 @@ interface Started {
 async function startServer(settings: Record<string, string>, expectDemoKey: boolean): Promise<Started> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'DEMO_DATA']) delete env[name];
-  const child = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: ROOT,
+    env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

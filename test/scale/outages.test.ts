@@ -75,7 +75,10 @@ describe('outages', { skip }, () => {
       assert.ok((await metric(instance, /^codebook_limiter_decisions_total\{backend="fallback",decision="allowed"\}/)) >= 5, 'fallback decisions are counted');
       assert.ok((await metric(instance, /^codebook_store_errors_total\{store="redis"\}/)) >= 1, 'Redis errors are counted');
       assert.equal(await metric(instance, /^codebook_redis_fallback_active /), 1);
-      assert.ok(instance.warnings.some((w) => /Redis is unreachable/.test(w)), 'and a warning is logged');
+      assert.ok(
+        instance.warnings.some((w) => /Redis is unreachable/.test(w)),
+        'and a warning is logged',
+      );
       const ready = await instance.get('/readyz');
       assert.equal(ready.status, 200, 'still ready: it serves');
       assert.deepEqual(await ready.json(), { status: 'degraded', checks: { database: 'ok', redis: 'unreachable' } });
@@ -85,7 +88,10 @@ describe('outages', { skip }, () => {
 
     await redis.start();
     for (const instance of [a, b]) {
-      const active = await eventually(() => metric(instance, /^codebook_redis_fallback_active /), (v) => v === 0);
+      const active = await eventually(
+        () => metric(instance, /^codebook_redis_fallback_active /),
+        (v) => v === 0,
+      );
       assert.equal(active, 0, 'the instance went back to Redis by itself');
     }
     const res = await a.get('/v1/codes?limit=1', key);
@@ -129,7 +135,10 @@ describe('outages', { skip }, () => {
     assert.ok((await metric(instance, /^codebook_http_requests_total\{route="\/v1\/codes",status="503",outcome="unavailable"\}/)) >= 2);
 
     await proxy!.restore();
-    const back = await eventually(async () => (await instance.get('/v1/codes?limit=1', uncached)).status, (s) => s === 200);
+    const back = await eventually(
+      async () => (await instance.get('/v1/codes?limit=1', uncached)).status,
+      (s) => s === 200,
+    );
     assert.equal(back, 200, 'serves again once the database is back, without a restart');
     assert.equal((await instance.get('/readyz')).status, 200);
   });

@@ -41,7 +41,8 @@ describe('paging across instances', { skip }, () => {
   let b: Instance;
   let key: string;
   const dir = tempDir();
-  const rows = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ code: `${prefix}${String(i).padStart(4, '0')}`, display: `${prefix} ${i}` }));
+  const rows = (prefix: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({ code: `${prefix}${String(i).padStart(4, '0')}`, display: `${prefix} ${i}` }));
 
   before(async () => {
     cluster = await createCluster('paging');

@@ -30,10 +30,20 @@ test('bad scale-out settings are refused with the name of the setting', () => {
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: must start with sqlite: or postgres:\/\//],
   ];
   for (const [env, message] of cases) {
-    assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && message.test(e.message), JSON.stringify(env));
+    assert.throws(
+      () => loadConfig(env),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message),
+      JSON.stringify(env),
+    );
   }
   const config = loadConfig({ DATABASE_URL: 'postgresql://u:p@db:5432/codebook', REDIS_URL: 'rediss://:pw@cache:6380/2', DATABASE_POOL_SIZE: '25' });
-  assert.deepEqual(config.database, { kind: 'postgres', url: 'postgresql://u:p@db:5432/codebook', poolSize: 25, connectTimeoutMs: 2_000, statementTimeoutMs: 5_000 });
+  assert.deepEqual(config.database, {
+    kind: 'postgres',
+    url: 'postgresql://u:p@db:5432/codebook',
+    poolSize: 25,
+    connectTimeoutMs: 2_000,
+    statementTimeoutMs: 5_000,
+  });
   const tuned = loadConfig({ DATABASE_URL: 'postgres://db/codebook', DATABASE_CONNECT_TIMEOUT_MS: '500', DATABASE_STATEMENT_TIMEOUT_MS: '30000' });
   assert.deepEqual(tuned.database, { kind: 'postgres', url: 'postgres://db/codebook', poolSize: 10, connectTimeoutMs: 500, statementTimeoutMs: 30_000 });
   assert.deepEqual(config.redis, { url: 'rediss://:pw@cache:6380/2', prefix: 'codebook:' });

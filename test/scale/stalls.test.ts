@@ -39,7 +39,11 @@ async function metric(instance: Instance, line: RegExp): Promise<number> {
 }
 
 /** A request that either answers or is given up after HANG_MS (then its status is 'hung'). */
-async function timed(instance: Instance, path: string, key: string): Promise<{ status: number | 'hung'; ms: number; retryAfter: string | null; code?: string }> {
+async function timed(
+  instance: Instance,
+  path: string,
+  key: string,
+): Promise<{ status: number | 'hung'; ms: number; retryAfter: string | null; code?: string }> {
   const started = Date.now();
   try {
     const res = await fetch(`${instance.url}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(HANG_MS) });
@@ -101,7 +105,10 @@ describe('stalls', { skip }, () => {
     assert.equal(ready.headers.get('retry-after'), '5');
 
     proxy.resume();
-    const back = await eventually(() => timed(instance, '/v1/codes?limit=1', uncached), (r) => r.status === 200);
+    const back = await eventually(
+      () => timed(instance, '/v1/codes?limit=1', uncached),
+      (r) => r.status === 200,
+    );
     assert.equal(back.status, 200, 'serves again once the database answers, without a restart');
     assert.equal((await instance.get('/readyz')).status, 200);
     for (let i = 0; i < 5; i++) assert.equal((await instance.get('/v1/codes/sys:X', key)).status, 404, 'and keeps answering (a code that does not exist)');
@@ -123,10 +130,20 @@ describe('stalls', { skip }, () => {
     const ready = await a.get('/readyz');
     assert.equal(ready.status, 200, 'still ready: it serves');
     assert.deepEqual(await ready.json(), { status: 'degraded', checks: { database: 'ok', redis: 'unreachable' } });
-    assert.ok(a.warnings.some((w) => /Redis is unreachable/.test(w)), 'an operator is told');
+    assert.ok(
+      a.warnings.some((w) => /Redis is unreachable/.test(w)),
+      'an operator is told',
+    );
 
     proxy.resume();
-    assert.equal(await eventually(() => metric(a, /^codebook_redis_fallback_active /), (v) => v === 0), 0, 'back on Redis by itself');
+    assert.equal(
+      await eventually(
+        () => metric(a, /^codebook_redis_fallback_active /),
+        (v) => v === 0,
+      ),
+      0,
+      'back on Redis by itself',
+    );
     const res = await a.get('/v1/codes?limit=1', key);
     assert.equal(res.status, 200);
     const remaining = Number(/"month";r=(\d+)/.exec(res.headers.get('ratelimit')!)![1]);

@@ -40,11 +40,7 @@ export function importFixture(store: Store, dir: string, cleanup: () => Promise<
       const format = request.format ?? 'csv';
       const file = join(dir, `import-${++files}.${format}`);
       writeFileSync(file, text);
-      return runImport(
-        store,
-        { system: 't', release: `r${++imports}`, effectiveDate: '2024-01-01', format, mode: 'delta', ...request, file },
-        options,
-      );
+      return runImport(store, { system: 't', release: `r${++imports}`, effectiveDate: '2024-01-01', format, mode: 'delta', ...request, file }, options);
     },
     async codes() {
       const out: CodeRecord[] = [];

@@ -35,7 +35,19 @@ function rowLeftByAnUnpairedSurrogate(): RawCodeRow {
 }
 
 function storedRecord(content: Partial<CodeRecord> & { id: string; code: string }): RawCodeRow {
-  const record = { object: 'code', system: 't', display: 'Stored', definition: null, status: 'active', parents: [], attributes: {}, release: 'r1', effective_from: '2024-01-01', updated_at: '2024-01-01T00:00:00.000Z', ...content };
+  const record = {
+    object: 'code',
+    system: 't',
+    display: 'Stored',
+    definition: null,
+    status: 'active',
+    parents: [],
+    attributes: {},
+    release: 'r1',
+    effective_from: '2024-01-01',
+    updated_at: '2024-01-01T00:00:00.000Z',
+    ...content,
+  };
   return { id: content.id, system: 't', code: content.code, status: record.status, hash: 'stale', json: JSON.stringify(record) };
 }
 
@@ -79,7 +91,7 @@ for (const backend of backends) {
       assert.deepEqual([again.unchanged, again.repaired], [3, 0], 'once repaired, it is unchanged');
     });
 
-    test('a JSON that names another code than its row: the row\'s key wins, the change goes to it', async () => {
+    test("a JSON that names another code than its row: the row's key wins, the change goes to it", async () => {
       await t.writeRawCode(storedRecord({ id: 't:K', code: 'Other' }));
       const summary = await t.importText('code,display\nA,Alpha\nB,Beta\nK,Kappa\n', SNAPSHOT);
       assert.equal(summary.revised, 1);
@@ -105,7 +117,10 @@ for (const backend of backends) {
         (e: unknown) => e,
       );
       assert.ok(error instanceof ImportRejected, String(error));
-      assert.match(error.message, /^the stored record t:D is damaged \(its JSON does not parse: .*\); nothing was imported\. Restore the database from a backup taken before the record was damaged\.$/);
+      assert.match(
+        error.message,
+        /^the stored record t:D is damaged \(its JSON does not parse: .*\); nothing was imported\. Restore the database from a backup taken before the record was damaged\.$/,
+      );
       assert.deepEqual(await t.changes(), before);
       // A delta that does not touch it still imports.
       assert.equal((await t.importText('code,display\nC,Gamma\n', { release: 'r3', effectiveDate: '2024-03-01' })).added, 1);

@@ -84,7 +84,9 @@ test('CSV: every column beyond the known ones lands in attributes as text; paren
   const a = await t.code('t:A');
   assert.deepEqual(a!.attributes, { Entities: 'France; Monaco', minor_unit: '2', numeric_code: '008' });
   assert.deepEqual(a!.parents, ['t:P', 't:Q']);
-  const reordered = await t.importText('minor_unit,Entities,code,numeric_code,display,parents\n,,P,,Parent,\n,,Q,,Other,\n2,"France; Monaco",A,008,Alpha,P;Q\n');
+  const reordered = await t.importText(
+    'minor_unit,Entities,code,numeric_code,display,parents\n,,P,,Parent,\n,,Q,,Other,\n2,"France; Monaco",A,008,Alpha,P;Q\n',
+  );
   assert.equal(reordered.unchanged, 3, 'column order does not make a change');
 });
 

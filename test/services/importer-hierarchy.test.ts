@@ -96,13 +96,19 @@ for (const backend of backends) {
     });
 
     test('a cycle closed by two rows of one delta over a stored code; moving a code within the tree is accepted', async () => {
-      assert.deepEqual(await refused(fx, 'code,display,parents\nD,Delta,C\nR,Root,D\n'), [[2, CYCLE('D (line 2) → C (stored) → B (stored) → A (stored) → R (line 3) → D')]]);
+      assert.deepEqual(await refused(fx, 'code,display,parents\nD,Delta,C\nR,Root,D\n'), [
+        [2, CYCLE('D (line 2) → C (stored) → B (stored) → A (stored) → R (line 3) → D')],
+      ]);
       const moved = await fx.importText('code,display,parents\nC,Gamma,A;D\nB,Beta,R\n', { release: 'r2', effectiveDate: '2024-02-01' });
       assert.equal(moved.revised, 2);
     });
 
     test('a snapshot that closes no cycle in the file is not held to stored parents it replaces', async () => {
-      const summary = await fx.importText('code,display,parents\nC,Gamma,\nB,Beta,C\nA,Alpha,B\nR,Root,A\nD,Delta,\n', { mode: 'snapshot', release: 'r2', effectiveDate: '2024-02-01' });
+      const summary = await fx.importText('code,display,parents\nC,Gamma,\nB,Beta,C\nA,Alpha,B\nR,Root,A\nD,Delta,\n', {
+        mode: 'snapshot',
+        release: 'r2',
+        effectiveDate: '2024-02-01',
+      });
       assert.equal(summary.revised, 4, 'the whole chain turned upside down in one snapshot');
     });
 
@@ -113,12 +119,28 @@ for (const backend of backends) {
         code,
         status: 'active',
         hash: 'legacy',
-        json: JSON.stringify({ object: 'code', id: `t:${code}`, system: 't', code, display: code, definition: null, status: 'active', parents: [`t:${parent}`], attributes: {}, release: 'r0', effective_from: '2023-01-01', updated_at: '2023-01-01T00:00:00.000Z' }),
+        json: JSON.stringify({
+          object: 'code',
+          id: `t:${code}`,
+          system: 't',
+          code,
+          display: code,
+          definition: null,
+          status: 'active',
+          parents: [`t:${parent}`],
+          attributes: {},
+          release: 'r0',
+          effective_from: '2023-01-01',
+          updated_at: '2023-01-01T00:00:00.000Z',
+        }),
       });
       await fx.writeRawCode(cycle('P', 'Q'));
       await fx.writeRawCode(cycle('Q', 'P'));
       assert.deepEqual(await refused(fx, 'code,display,parents\nUnder,Below,P\n'), [
-        [2, 'Under has stored ancestors that form a cycle (→ means "has parent"): P (stored) → Q (stored) → P; import a delta row for one of them with a corrected parents field'],
+        [
+          2,
+          'Under has stored ancestors that form a cycle (→ means "has parent"): P (stored) → Q (stored) → P; import a delta row for one of them with a corrected parents field',
+        ],
       ]);
       const fixed = await fx.importText('code,display,parents\nQ,Q,\nUnder,Below,P\n', { release: 'r2', effectiveDate: '2024-02-01' });
       assert.deepEqual([fixed.added, fixed.revised], [1, 1]);

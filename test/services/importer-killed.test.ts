@@ -53,7 +53,9 @@ for (const backend of backends) {
       const file = join(fx.dir, 'big.csv');
       writeFileSync(file, `code,display\nA,Alpha (revised)\nB,Beta\nC,Gamma\n${rows}`);
 
-      const child = spawn(process.execPath, ['--input-type=module', '-e', IMPORTER, JSON.stringify(fx.location), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--input-type=module', '-e', IMPORTER, JSON.stringify(fx.location), file], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       const exited = once(child, 'exit');
       try {
         const [first] = (await once(child.stdout, 'data')) as [Buffer];
@@ -66,7 +68,11 @@ for (const backend of backends) {
       }
 
       assert.equal(await fx.snapshot(), before, 'nothing of the killed import is visible');
-      const retry = await fx.importText(`code,display\nA,Alpha (revised)\nB,Beta\nC,Gamma\n${rows}`, { mode: 'snapshot', release: 'r2', effectiveDate: '2024-02-01' });
+      const retry = await fx.importText(`code,display\nA,Alpha (revised)\nB,Beta\nC,Gamma\n${rows}`, {
+        mode: 'snapshot',
+        release: 'r2',
+        effectiveDate: '2024-02-01',
+      });
       assert.deepEqual([retry.firstChangeId, retry.lastChangeId, retry.added, retry.revised], [4, 12_004, 12_000, 1], 'the lock is free and no id was used up');
     });
   });

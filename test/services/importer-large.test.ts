@@ -62,5 +62,8 @@ test(`imports a ${ROWS.toLocaleString('en')}-row CSV, then a revised snapshot of
   assert.equal(retired.count, 200);
   assert.equal(JSON.parse(`[${retired.json}]`)[0].id, 'big:C000099');
   const sample = JSON.parse((await t.store.codeJson('big:C012340'))!);
-  assert.deepEqual([sample.display, sample.definition, sample.parents, sample.attributes], ['Code 12340, revised', 'Definition of "C012340"', ['big:C012000'], { group: 'G6', weight: '3' }]);
+  assert.deepEqual(
+    [sample.display, sample.definition, sample.parents, sample.attributes],
+    ['Code 12340, revised', 'Definition of "C012340"', ['big:C012000'], { group: 'G6', weight: '3' }],
+  );
 });

@@ -48,14 +48,23 @@ test('an oversized display, definition or row is refused with its line', async (
 test('more than 100 attributes in a row is refused', async () => {
   const attributes = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`a${i}`, 'v']));
   const errors = await rejected(`${JSON.stringify({ code: 'B', display: 'Beta', attributes })}\n`, 'ndjson');
-  assert.deepEqual(errors.map((e) => [e.line, e.message]), [[1, 'more than 100 attributes (101)']]);
+  assert.deepEqual(
+    errors.map((e) => [e.line, e.message]),
+    [[1, 'more than 100 attributes (101)']],
+  );
 });
 
 test('bytes that are not UTF-8 are refused at their line, in CSV and NDJSON', async () => {
   const csv = Buffer.concat([Buffer.from('code,display\nB,Beta\n'), Buffer.from([0x43, 0x2c, 0xff, 0xfe, 0x0a]), Buffer.from('D,Delta\n')]);
-  assert.deepEqual((await rejected(csv)).map((e) => [e.line, e.message]), [[3, 'not valid UTF-8 text: save the file as UTF-8']]);
+  assert.deepEqual(
+    (await rejected(csv)).map((e) => [e.line, e.message]),
+    [[3, 'not valid UTF-8 text: save the file as UTF-8']],
+  );
   const ndjson = Buffer.concat([Buffer.from('{"code":"B","display":"Beta"}\n{"code":"C","display":"'), Buffer.from([0xc3]), Buffer.from('"}\n')]);
-  assert.deepEqual((await rejected(ndjson, 'ndjson')).map((e) => e.line), [2]);
+  assert.deepEqual(
+    (await rejected(ndjson, 'ndjson')).map((e) => e.line),
+    [2],
+  );
 });
 
 test('an unpaired surrogate anywhere in an NDJSON row is refused at its line, field by field', async () => {
@@ -86,9 +95,15 @@ test('an unpaired surrogate anywhere in an NDJSON row is refused at its line, fi
 test('a surrogate encoded as bytes (CESU-8) is not UTF-8: refused at its line in CSV and NDJSON', async () => {
   const surrogate = Buffer.from([0xed, 0xa0, 0x80]);
   const csv = Buffer.concat([Buffer.from('code,display\nB,Beta\nC,'), surrogate, Buffer.from('\n')]);
-  assert.deepEqual((await rejected(csv)).map((e) => [e.line, e.message]), [[3, 'not valid UTF-8 text: save the file as UTF-8']]);
+  assert.deepEqual(
+    (await rejected(csv)).map((e) => [e.line, e.message]),
+    [[3, 'not valid UTF-8 text: save the file as UTF-8']],
+  );
   const ndjson = Buffer.concat([Buffer.from('{"code":"B","display":"'), surrogate, Buffer.from('"}\n')]);
-  assert.deepEqual((await rejected(ndjson, 'ndjson')).map((e) => [e.line, e.message]), [[1, 'not valid UTF-8 text: save the file as UTF-8']]);
+  assert.deepEqual(
+    (await rejected(ndjson, 'ndjson')).map((e) => [e.line, e.message]),
+    [[1, 'not valid UTF-8 text: save the file as UTF-8']],
+  );
 });
 
 test('valid multi-byte text split across read chunks imports unchanged', async () => {
@@ -130,17 +145,29 @@ test('a CSV header with 100 000 columns is refused at the header, naming the cou
   const row = `B,Beta,${names.map(() => 'v').join(',')}\n`;
   const { errors, read, size } = await rejectedWithRead([`code,display,${names.join(',')}\n`, ...Array.from({ length: 60 }, () => row)], 'csv');
   assert.deepEqual(errors, [
-    [1, 'the header has 100002 columns, 100000 of them attributes: at most 100 attribute columns are allowed (105 columns with code, display, definition, status, parents)'],
+    [
+      1,
+      'the header has 100002 columns, 100000 of them attributes: at most 100 attribute columns are allowed (105 columns with code, display, definition, status, parents)',
+    ],
   ]);
   assert.ok(read < size / 3, `stopped reading after ${read} of ${size} bytes`);
 });
 
 test('101 attribute columns are refused at the header; 100 are allowed', async () => {
   const names = (n: number) => Array.from({ length: n }, (_, i) => `a${i}`);
-  const csv = (n: number) => `code,display,definition,status,parents,${names(n).join(',')}\nB,Beta,,,,${names(n).map(() => 'v').join(',')}\n`;
-  assert.deepEqual((await rejected(csv(101))).map((e) => [e.line, e.message]), [
-    [1, 'the header has 106 columns, 101 of them attributes: at most 100 attribute columns are allowed (105 columns with code, display, definition, status, parents)'],
-  ]);
+  const csv = (n: number) =>
+    `code,display,definition,status,parents,${names(n).join(',')}\nB,Beta,,,,${names(n)
+      .map(() => 'v')
+      .join(',')}\n`;
+  assert.deepEqual(
+    (await rejected(csv(101))).map((e) => [e.line, e.message]),
+    [
+      [
+        1,
+        'the header has 106 columns, 101 of them attributes: at most 100 attribute columns are allowed (105 columns with code, display, definition, status, parents)',
+      ],
+    ],
+  );
   assert.equal((await fx.importText(csv(100), { release: 'r2' })).added, 1);
 });
 
@@ -156,14 +183,23 @@ for (const format of ['csv', 'ndjson'] as const) {
 
   test(`${format}: a line of exactly 1 MiB is read (and refused as a row); one byte more is not read`, async () => {
     const at = await rejectedWithRead([ok, filler(1 << 20), '\n'], format);
-    assert.deepEqual(at.errors, [[2, 'display is longer than 1000 characters'], [2, 'the row holds more than 32768 characters of text']]);
+    assert.deepEqual(at.errors, [
+      [2, 'display is longer than 1000 characters'],
+      [2, 'the row holds more than 32768 characters of text'],
+    ]);
     const over = await rejectedWithRead([ok, filler((1 << 20) + 1), '\n'], format);
-    assert.deepEqual(over.errors.map(([line, message]) => [line, message.slice(0, 30)]), [[2, 'longer than 1 MiB (1048576 byt']]);
+    assert.deepEqual(
+      over.errors.map(([line, message]) => [line, message.slice(0, 30)]),
+      [[2, 'longer than 1 MiB (1048576 byt']],
+    );
   });
 }
 
 test('a quoted CSV field that runs on past 1 MiB in short lines is refused where its record starts', async () => {
-  const { errors, read, size } = await rejectedWithRead(['code,display\nB,Beta\nC,"never closed\n', ...Array.from({ length: 200_000 }, () => 'short line, still quoted\n')], 'csv');
+  const { errors, read, size } = await rejectedWithRead(
+    ['code,display\nB,Beta\nC,"never closed\n', ...Array.from({ length: 200_000 }, () => 'short line, still quoted\n')],
+    'csv',
+  );
   assert.deepEqual(errors, [[3, 'the record starting here is longer than 1 MiB (1048576 characters): is a quote left open?']]);
   assert.ok(read < size / 2, `stopped reading after ${read} of ${size} bytes`);
 });

@@ -24,7 +24,11 @@ async function rejects(run: Promise<unknown>, expected: [number, RegExp][]): Pro
     errors = error.errors;
     return true;
   });
-  assert.deepEqual(errors.map((e) => e.line), expected.map(([line]) => line), JSON.stringify(errors, null, 1));
+  assert.deepEqual(
+    errors.map((e) => e.line),
+    expected.map(([line]) => line),
+    JSON.stringify(errors, null, 1),
+  );
   expected.forEach(([, pattern], i) => assert.match(errors[i]!.message, pattern));
   assert.equal(await t.snapshot(), before, 'nothing was applied');
   return errors;
@@ -117,7 +121,14 @@ test('every bad NDJSON line is reported with its line, and nothing is applied', 
 });
 
 test('a bad system, release or effective date is refused before the file is read', async () => {
-  const base: ImportRequest = { file: join(t.dir, 'does-not-exist.csv'), system: 't', release: 'r1', effectiveDate: '2024-01-01', format: 'csv', mode: 'delta' };
+  const base: ImportRequest = {
+    file: join(t.dir, 'does-not-exist.csv'),
+    system: 't',
+    release: 'r1',
+    effectiveDate: '2024-01-01',
+    format: 'csv',
+    mode: 'delta',
+  };
   for (const [change, pattern] of [
     [{ system: 'Bad System' }, /^system "Bad System" must match/],
     [{ system: '' }, /^system "" must match/],

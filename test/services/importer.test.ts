@@ -20,7 +20,23 @@ describe('a first import', () => {
     const summary = await t.importText(FIRST, { release: '2024-A', effectiveDate: '2024-01-15' }, { now: () => now });
     assert.deepEqual(
       { ...summary, durationMs: 0 },
-      { system: 't', release: '2024-A', effectiveDate: '2024-01-15', mode: 'delta', rows: 3, added: 3, revised: 0, retired: 0, reactivated: 0, repaired: 0, unchanged: 0, unfilteredFeedAt: null, firstChangeId: 1, lastChangeId: 3, durationMs: 0 },
+      {
+        system: 't',
+        release: '2024-A',
+        effectiveDate: '2024-01-15',
+        mode: 'delta',
+        rows: 3,
+        added: 3,
+        revised: 0,
+        retired: 0,
+        reactivated: 0,
+        repaired: 0,
+        unchanged: 0,
+        unfilteredFeedAt: null,
+        firstChangeId: 1,
+        lastChangeId: 3,
+        durationMs: 0,
+      },
     );
     assert.deepEqual(await t.code('t:A1'), {
       object: 'code',
@@ -90,20 +106,45 @@ describe('a later import', () => {
     await t.importText('code,display,status\nB,Beta again,active\n', { effectiveDate: '2024-03-01' });
     const changes = (await t.changes()).slice(3).map(changeShape);
     assert.deepEqual(changes, [
-      { code_id: 't:A', type: 'revised', fields: ['definition', 'status', 'attributes'], before: { definition: 'First letter.', status: 'active', attributes: { numeric: '001' } }, after: { definition: null, status: 'deprecated', attributes: {} } },
-      { code_id: 't:B', type: 'retired', fields: ['status', 'parents', 'attributes'], before: { status: 'active', parents: ['t:A'], attributes: { numeric: '002' } }, after: { status: 'retired', parents: [], attributes: {} } },
-      { code_id: 't:B', type: 'reactivated', fields: ['display', 'status'], before: { display: 'Beta', status: 'retired' }, after: { display: 'Beta again', status: 'active' } },
+      {
+        code_id: 't:A',
+        type: 'revised',
+        fields: ['definition', 'status', 'attributes'],
+        before: { definition: 'First letter.', status: 'active', attributes: { numeric: '001' } },
+        after: { definition: null, status: 'deprecated', attributes: {} },
+      },
+      {
+        code_id: 't:B',
+        type: 'retired',
+        fields: ['status', 'parents', 'attributes'],
+        before: { status: 'active', parents: ['t:A'], attributes: { numeric: '002' } },
+        after: { status: 'retired', parents: [], attributes: {} },
+      },
+      {
+        code_id: 't:B',
+        type: 'reactivated',
+        fields: ['display', 'status'],
+        before: { display: 'Beta', status: 'retired' },
+        after: { display: 'Beta again', status: 'active' },
+      },
     ]);
     assert.equal((await t.code('t:B'))!.status, 'active');
   });
 
   test('a snapshot retires the codes missing from it; a delta leaves them alone', async () => {
-    const delta = await t.importText('code,display,definition,status,parents,numeric\nA,Alpha,First letter.,active,,001\n', { mode: 'delta', effectiveDate: '2024-02-01' });
+    const delta = await t.importText('code,display,definition,status,parents,numeric\nA,Alpha,First letter.,active,,001\n', {
+      mode: 'delta',
+      effectiveDate: '2024-02-01',
+    });
     assert.deepEqual([delta.retired, delta.unchanged], [0, 1]);
     assert.equal((await t.code('t:B'))!.status, 'active');
 
     // Two of three is more than half: the snapshot says it is meant.
-    const snapshot = await t.importText('code,display,definition,status,parents,numeric\nA,Alpha,First letter.,active,,001\n', { mode: 'snapshot', effectiveDate: '2024-03-01', allowMassRetire: true });
+    const snapshot = await t.importText('code,display,definition,status,parents,numeric\nA,Alpha,First letter.,active,,001\n', {
+      mode: 'snapshot',
+      effectiveDate: '2024-03-01',
+      allowMassRetire: true,
+    });
     assert.deepEqual([snapshot.retired, snapshot.unchanged, snapshot.firstChangeId, snapshot.lastChangeId], [2, 1, 4, 5]);
     const retired = (await t.changes()).slice(3);
     assert.deepEqual(retired.map(changeShape), [
@@ -113,7 +154,10 @@ describe('a later import', () => {
     const b = await t.code('t:B');
     assert.deepEqual([b!.status, b!.display, b!.parents, b!.effective_from], ['retired', 'Beta', ['t:A'], '2024-01-01'], 'a retired code keeps its content');
 
-    const again = await t.importText('code,display,definition,status,parents,numeric\nA,Alpha,First letter.,active,,001\n', { mode: 'snapshot', effectiveDate: '2024-04-01' });
+    const again = await t.importText('code,display,definition,status,parents,numeric\nA,Alpha,First letter.,active,,001\n', {
+      mode: 'snapshot',
+      effectiveDate: '2024-04-01',
+    });
     assert.equal(again.retired, 0, 'a code already retired is not retired again');
   });
 
@@ -152,14 +196,20 @@ describe('a later import', () => {
 describe('guards of a whole system', () => {
   const codes = (n: number, status: string) => Array.from({ length: n }, (_, i) => `K${i},Code ${i},${status}`);
 
-  test('back-dating is judged per system: a new system may start years before another system\'s latest change', async () => {
+  test("back-dating is judged per system: a new system may start years before another system's latest change", async () => {
     await t.importText('code,display\nA,Alpha\n', { system: 'late', effectiveDate: '2026-01-01' });
     const first = await t.importText('code,display\nB,Beta\n', { system: 'early', effectiveDate: '2019-01-01' });
     assert.deepEqual([first.added, first.unfilteredFeedAt], [1, '2026-01-01'], 'the summary says which unfiltered readers will not see it');
     const next = await t.importText('code,display\nC,Gamma\n', { system: 'early', effectiveDate: '2020-01-01' });
     assert.equal(next.added, 1, 'and goes on from its own latest date');
-    await assert.rejects(t.importText('code,display\nD,Delta\n', { system: 'early', effectiveDate: '2019-06-01' }), /before the latest change of system early \(2020-01-01\)/);
-    await assert.rejects(t.importText('code,display\nE,Epsilon\n', { system: 'late', effectiveDate: '2025-12-31' }), /before the latest change of system late \(2026-01-01\)/);
+    await assert.rejects(
+      t.importText('code,display\nD,Delta\n', { system: 'early', effectiveDate: '2019-06-01' }),
+      /before the latest change of system early \(2020-01-01\)/,
+    );
+    await assert.rejects(
+      t.importText('code,display\nE,Epsilon\n', { system: 'late', effectiveDate: '2025-12-31' }),
+      /before the latest change of system late \(2026-01-01\)/,
+    );
   });
 
   test('a snapshot that would retire more than half of the codes in use is refused, saying how many; the flag allows it', async () => {
@@ -195,7 +245,16 @@ describe('change ids and atomicity', () => {
     const two = await t.importText('code,display\nb,y\nc,x\n', { effectiveDate: '2024-02-01' });
     assert.deepEqual([one.firstChangeId, one.lastChangeId, two.firstChangeId, two.lastChangeId], [1, 3, 4, 5]);
     const changes = await t.changes();
-    assert.deepEqual(changes.map((c) => [c.id, c.code_id]), [[1, 't:B'], [2, 't:a'], [3, 't:b'], [4, 't:b'], [5, 't:c']]);
+    assert.deepEqual(
+      changes.map((c) => [c.id, c.code_id]),
+      [
+        [1, 't:B'],
+        [2, 't:a'],
+        [3, 't:b'],
+        [4, 't:b'],
+        [5, 't:c'],
+      ],
+    );
   });
 
   test('within one import, change ids follow the byte order codes are paged in, non-ASCII included', async () => {
@@ -203,7 +262,11 @@ describe('change ids and atomicity', () => {
     const changes = await t.changes();
     const pagedCodes = (await t.codes()).map((c) => c.id);
     assert.deepEqual(pagedCodes, ['t:Z', 't:z', 't:é', 't:\uE000', 't:\uFFFD', 't:😀']);
-    assert.deepEqual(changes.map((c) => c.code_id), pagedCodes, 'ids in the change feed run in the same order as the codes');
+    assert.deepEqual(
+      changes.map((c) => c.code_id),
+      pagedCodes,
+      'ids in the change feed run in the same order as the codes',
+    );
   });
 
   test('property: the importer orders codes exactly as UTF-8 bytes compare', () => {
@@ -217,12 +280,15 @@ describe('change ids and atomicity', () => {
   });
 
   test('concurrent imports each get a contiguous run of ids, and recorded_at follows commit order', async () => {
-    const imports = [0, 1, 2, 3].map((i) =>
-      t.importText(`code,display\nK${i}a,x\nK${i}b,x\nK${i}c,x\n`, { system: `s${i}` }),
-    );
+    const imports = [0, 1, 2, 3].map((i) => t.importText(`code,display\nK${i}a,x\nK${i}b,x\nK${i}c,x\n`, { system: `s${i}` }));
     const summaries = await Promise.all(imports);
     const runs = summaries.map((s) => [s.firstChangeId!, s.lastChangeId!]).sort((x, y) => x[0]! - y[0]!);
-    assert.deepEqual(runs, [[1, 3], [4, 6], [7, 9], [10, 12]]);
+    assert.deepEqual(runs, [
+      [1, 3],
+      [4, 6],
+      [7, 9],
+      [10, 12],
+    ]);
     const changes = await t.changes();
     for (let i = 1; i < changes.length; i++) assert.ok(changes[i - 1]!.recorded_at <= changes[i]!.recorded_at, 'recorded_at never goes back as ids grow');
   });
@@ -249,7 +315,11 @@ describe('change ids and atomicity', () => {
       if (phase === 'write' && done === total) throw new Error('disk full (simulated after the rows were written)');
     };
     await assert.rejects(
-      t.importText('code,display\nA,Changed\nZ,New\n', { mode: 'snapshot', effectiveDate: '2024-02-01', allowMassRetire: true }, { onProgress: failAfterWriting }),
+      t.importText(
+        'code,display\nA,Changed\nZ,New\n',
+        { mode: 'snapshot', effectiveDate: '2024-02-01', allowMassRetire: true },
+        { onProgress: failAfterWriting },
+      ),
       /disk full/,
     );
     assert.equal(await t.snapshot(), before);

@@ -50,7 +50,10 @@ describe('password guesses are throttled, never locked out', () => {
   }
 
   test('the delay grows as 2^(n−free) seconds, capped', () => {
-    assert.deepEqual([0, 4, 5, 6, 7, 13, 14, 40].map((n) => backoffSeconds(n, 4, PAIR_CAP_S)), [0, 0, 2, 4, 8, 512, 900, 900]);
+    assert.deepEqual(
+      [0, 4, 5, 6, 7, 13, 14, 40].map((n) => backoffSeconds(n, 4, PAIR_CAP_S)),
+      [0, 0, 2, 4, 8, 512, 900, 900],
+    );
   });
 
   test('one address at one account: from the 5th failure on, waits of 2, 4, 8 … s up to 15 minutes; the right password passes once the wait is over', async () => {

@@ -15,7 +15,16 @@ async function orgWithKeys(store: Store): Promise<void> {
   await store.access.createOrg({ id: 'org_1', slug: 'one', plan: 'basic', createdAt: T });
   await store.access.createOrg({ id: 'org_2', slug: 'two', plan: 'basic', createdAt: T });
   await store.access.insertKey({ id: 'key_1', orgId: 'org_1', hash: 'h1', displayPrefix: 'svc_live_aaaa', name: 'a', mode: 'live', createdAt: T });
-  await store.access.insertKey({ id: 'key_2', orgId: 'org_1', hash: 'h2', displayPrefix: 'svc_test_bbbb', name: 'b', mode: 'test', createdAt: T, expiresAt: '2026-04-01T00:00:00.000Z' });
+  await store.access.insertKey({
+    id: 'key_2',
+    orgId: 'org_1',
+    hash: 'h2',
+    displayPrefix: 'svc_test_bbbb',
+    name: 'b',
+    mode: 'test',
+    createdAt: T,
+    expiresAt: '2026-04-01T00:00:00.000Z',
+  });
   await store.access.insertKey({ id: 'key_3', orgId: 'org_2', hash: 'h3', displayPrefix: 'svc_live_cccc', name: 'c', mode: 'live', createdAt: T });
 }
 
@@ -55,7 +64,13 @@ export function keyLifeStoreSuite(name: string, open: OpenStore): void {
         await store.keyLife.addExposure({ keyId: 'key_1', orgId: 'org_1', via: 'query', at: T, address: '10.0.0.1', route: 'GET /v1/codes', revoked: false });
         await store.keyLife.addExposure({ keyId: 'key_2', orgId: 'org_1', via: 'referer', at: T, address: '10.0.0.2', route: 'GET /', revoked: true });
         const listed = await store.keyLife.listExposures('org_1', 10);
-        assert.deepEqual(listed.map((e) => [e.keyId, e.via, e.revoked, e.address, e.route]), [['key_2', 'referer', true, '10.0.0.2', 'GET /'], ['key_1', 'query', false, '10.0.0.1', 'GET /v1/codes']]);
+        assert.deepEqual(
+          listed.map((e) => [e.keyId, e.via, e.revoked, e.address, e.route]),
+          [
+            ['key_2', 'referer', true, '10.0.0.2', 'GET /'],
+            ['key_1', 'query', false, '10.0.0.1', 'GET /v1/codes'],
+          ],
+        );
         assert.deepEqual(await store.keyLife.listExposures('org_2', 10), []);
         assert.deepEqual(await store.keyLife.getOrgSettings('org_1'), { autoRevokeExposed: false, requestLogDays: 7, requestLogMax: 10_000 });
         await store.keyLife.setOrgSettings('org_1', { autoRevokeExposed: true, requestLogDays: 3, requestLogMax: 500 });
@@ -65,17 +80,26 @@ export function keyLifeStoreSuite(name: string, open: OpenStore): void {
       });
     });
 
-    test('usage since a day: only the organisation\'s keys, from that day on', async () => {
+    test("usage since a day: only the organisation's keys, from that day on", async () => {
       await withStore(open, async (store) => {
         await orgWithKeys(store);
-        await store.usage.addUsage([
-          { keyId: 'key_1', day: '2026-02-10', outcome: 'ok', count: 5 },
-          { keyId: 'key_1', day: '2026-03-01', outcome: 'ok', count: 2 },
-          { keyId: 'key_2', day: '2026-03-02', outcome: 'client_error', count: 1 },
-          { keyId: 'key_3', day: '2026-03-02', outcome: 'ok', count: 9 },
-        ], new Map());
+        await store.usage.addUsage(
+          [
+            { keyId: 'key_1', day: '2026-02-10', outcome: 'ok', count: 5 },
+            { keyId: 'key_1', day: '2026-03-01', outcome: 'ok', count: 2 },
+            { keyId: 'key_2', day: '2026-03-02', outcome: 'client_error', count: 1 },
+            { keyId: 'key_3', day: '2026-03-02', outcome: 'ok', count: 9 },
+          ],
+          new Map(),
+        );
         const rows = await store.keyLife.usageSince('org_1', '2026-02-14');
-        assert.deepEqual(rows.map((r) => [r.keyId, r.day, r.outcome, r.count]), [['key_1', '2026-03-01', 'ok', 2], ['key_2', '2026-03-02', 'client_error', 1]]);
+        assert.deepEqual(
+          rows.map((r) => [r.keyId, r.day, r.outcome, r.count]),
+          [
+            ['key_1', '2026-03-01', 'ok', 2],
+            ['key_2', '2026-03-02', 'client_error', 1],
+          ],
+        );
       });
     });
 
@@ -83,7 +107,14 @@ export function keyLifeStoreSuite(name: string, open: OpenStore): void {
       await withStore(open, async (store) => {
         await orgWithKeys(store);
         const entries = Array.from({ length: 25 }, (_, i) =>
-          entry(i, i % 5 === 0 ? { status: 404, errorCode: 'code_not_found' } : i % 7 === 0 ? { keyId: 'key_2', keyPrefix: 'svc_test_bbbb', status: 500, errorCode: 'internal_error' } : {}),
+          entry(
+            i,
+            i % 5 === 0
+              ? { status: 404, errorCode: 'code_not_found' }
+              : i % 7 === 0
+                ? { keyId: 'key_2', keyPrefix: 'svc_test_bbbb', status: 500, errorCode: 'internal_error' }
+                : {},
+          ),
         );
         assert.equal(await store.keyLife.appendRequests(entries), true);
         assert.equal(await store.keyLife.appendRequests([entry(99, { orgId: 'org_2', keyId: 'key_3' })]), true);
@@ -96,21 +127,59 @@ export function keyLifeStoreSuite(name: string, open: OpenStore): void {
           before = page.entries.at(-1)!.id;
         }
         assert.deepEqual(all, entries.map((e) => e.requestId).reverse(), 'every entry once, newest first, no other organisation');
-        const one = await store.keyLife.pageRequests({ orgId: 'org_1', keyId: null, statusClass: null, requestId: entries[7]!.requestId, before: null, limit: 10 });
-        assert.deepEqual(one.entries.map((e) => ({ ...e, id: 0 })), [{ ...entries[7]!, id: 0 }], 'found by Request-Id, every field as written');
+        const one = await store.keyLife.pageRequests({
+          orgId: 'org_1',
+          keyId: null,
+          statusClass: null,
+          requestId: entries[7]!.requestId,
+          before: null,
+          limit: 10,
+        });
+        assert.deepEqual(
+          one.entries.map((e) => ({ ...e, id: 0 })),
+          [{ ...entries[7]!, id: 0 }],
+          'found by Request-Id, every field as written',
+        );
         const errors = await store.keyLife.pageRequests({ orgId: 'org_1', keyId: null, statusClass: 4, requestId: null, before: null, limit: 50 });
-        assert.deepEqual(errors.entries.map((e) => e.status), [404, 404, 404, 404, 404]);
+        assert.deepEqual(
+          errors.entries.map((e) => e.status),
+          [404, 404, 404, 404, 404],
+        );
         const ofKey = await store.keyLife.pageRequests({ orgId: 'org_1', keyId: 'key_2', statusClass: 5, requestId: null, before: null, limit: 50 });
-        assert.deepEqual(ofKey.entries.map((e) => e.requestId), [entries[21]!.requestId, entries[14]!.requestId, entries[7]!.requestId]);
-        const other = await store.keyLife.pageRequests({ orgId: 'org_1', keyId: null, statusClass: null, requestId: `req_${String(99).padStart(32, '0')}`, before: null, limit: 10 });
+        assert.deepEqual(
+          ofKey.entries.map((e) => e.requestId),
+          [entries[21]!.requestId, entries[14]!.requestId, entries[7]!.requestId],
+        );
+        const other = await store.keyLife.pageRequests({
+          orgId: 'org_1',
+          keyId: null,
+          statusClass: null,
+          requestId: `req_${String(99).padStart(32, '0')}`,
+          before: null,
+          limit: 10,
+        });
         assert.deepEqual(other.entries, [], "another organisation's request is not found");
 
         await store.keyLife.pruneRequests('org_1', entries[5]!.at, 12);
         const kept = await store.keyLife.pageRequests({ orgId: 'org_1', keyId: null, statusClass: null, requestId: null, before: null, limit: 50 });
-        assert.deepEqual(kept.entries.map((e) => e.requestId), entries.slice(13).map((e) => e.requestId).reverse(), 'the newest 12');
+        assert.deepEqual(
+          kept.entries.map((e) => e.requestId),
+          entries
+            .slice(13)
+            .map((e) => e.requestId)
+            .reverse(),
+          'the newest 12',
+        );
         await store.keyLife.pruneRequests('org_1', entries[20]!.at, 10_000);
         const recent = await store.keyLife.pageRequests({ orgId: 'org_1', keyId: null, statusClass: null, requestId: null, before: null, limit: 50 });
-        assert.deepEqual(recent.entries.map((e) => e.requestId), entries.slice(20).map((e) => e.requestId).reverse(), 'none older than the cut');
+        assert.deepEqual(
+          recent.entries.map((e) => e.requestId),
+          entries
+            .slice(20)
+            .map((e) => e.requestId)
+            .reverse(),
+          'none older than the cut',
+        );
         assert.deepEqual((await store.keyLife.orgsWithRequests()).sort(), ['org_1', 'org_2']);
       });
     });

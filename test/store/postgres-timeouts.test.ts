@@ -35,7 +35,7 @@ async function settlesWithin<T>(ms: number, what: string, promise: Promise<T>): 
 
 function assertUnavailable(result: PromiseSettledResult<unknown>, what: string): void {
   assert.equal(result.status, 'rejected', `${what} should fail while the database is stalled`);
-  assert.ok((result).reason instanceof StoreUnavailableError, `${what}: ${String((result).reason)}`);
+  assert.ok(result.reason instanceof StoreUnavailableError, `${what}: ${String(result.reason)}`);
 }
 
 describe('PostgreSQL that stalls', { skip }, () => {
@@ -67,7 +67,10 @@ describe('PostgreSQL that stalls', { skip }, () => {
 
     proxy.stall();
     assertUnavailable(await settlesWithin(5_000, 'a read', store.codeJson('x:A')), 'a read on the open connection');
-    assertUnavailable(await settlesWithin(5_000, 'a page', store.pageCodes({ after: null, limit: 5, system: null, status: null })), 'a read on a new connection');
+    assertUnavailable(
+      await settlesWithin(5_000, 'a page', store.pageCodes({ after: null, limit: 5, system: null, status: null })),
+      'a read on a new connection',
+    );
     assertUnavailable(
       await settlesWithin(5_000, 'a usage write', store.usage.addUsage([{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 1 }], new Map())),
       'a usage write (a transaction)',

@@ -62,8 +62,11 @@ describe('PostgreSQL', { skip }, () => {
       await client.connect();
       try {
         const versions = (await client.query('SELECT version FROM schema_migrations ORDER BY version')).rows.map((r) => r.version);
-        assert.deepEqual(versions, POSTGRES_MIGRATIONS.map((_, i) => i + 1));
-        const tables = (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", [schema])).rows.map((r) => r.tablename);
+        assert.deepEqual(
+          versions,
+          POSTGRES_MIGRATIONS.map((_, i) => i + 1),
+        );
+        const tables = (await client.query('SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename', [schema])).rows.map((r) => r.tablename);
         for (const t of ['api_keys', 'changes', 'codes', 'limit_counters', 'plans', 'settings', 'usage_daily']) assert.ok(tables.includes(t), t);
       } finally {
         await client.end();
@@ -105,7 +108,11 @@ describe('PostgreSQL', { skip }, () => {
       const writers = Promise.all([write(writerA, 'a'), write(writerB, 'b')]).finally(() => (writing = false));
       await Promise.all([writers, read()]);
       await read();
-      assert.deepEqual(seen, Array.from({ length: 2 * perWriter }, (_, i) => i + 1), 'every committed change once, in id order');
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 2 * perWriter }, (_, i) => i + 1),
+        'every committed change once, in id order',
+      );
     });
 
     test('an import waiting for the lock longer than importWaitMs fails with a clear message; the holder commits', async () => {
@@ -122,7 +129,10 @@ describe('PostgreSQL', { skip }, () => {
         await released;
       });
       await holds;
-      await assert.rejects(impatient.withImport(async () => 'never'), /another import held the import lock for more than/);
+      await assert.rejects(
+        impatient.withImport(async () => 'never'),
+        /another import held the import lock for more than/,
+      );
       release();
       await first;
       assert.deepEqual((await pageAllChanges(impatient, NO_CHANGE_FILTERS, 10)).keys, ['2024-01-01#1']);
@@ -134,7 +144,15 @@ describe('PostgreSQL', { skip }, () => {
       const [a, b] = await Promise.all([freshStore({ schema }), freshStore({ schema })]);
       await a.access.seedPlans([{ name: 'p', endpoints: ['codes.list'], ratePerMinute: 10, monthlyQuota: 100, testKeysAllowed: true }]);
       await a.access.createOrg({ id: 'org_1', slug: 'one', plan: 'p', createdAt: '2026-01-01T00:00:00.000Z' });
-      await a.access.insertKey({ id: 'key_1', orgId: 'org_1', hash: 'h1', displayPrefix: 'svc_live_abcd', name: 'k', mode: 'live', createdAt: '2026-01-01T00:00:00.000Z' });
+      await a.access.insertKey({
+        id: 'key_1',
+        orgId: 'org_1',
+        hash: 'h1',
+        displayPrefix: 'svc_live_abcd',
+        name: 'k',
+        mode: 'live',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      });
       const usage = (n: number) => [{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok' as const, count: n }];
       const results = await Promise.all([
         a.usage.writeCounters([{ orgId: 'org_1', window: 'month:2026-03', count: 7 }], []),
@@ -150,7 +168,10 @@ describe('PostgreSQL', { skip }, () => {
       await a.usage.writeCounters([{ orgId: 'org_1', window: 'minute:2026-03-15T12:01', count: 1 }], ['minute:2026-03-15T12:01']);
       assert.deepEqual(
         await a.usage.loadCounters('org_1', ['minute:2026-03-15T12:00', 'minute:2026-03-15T12:01', 'month:2026-03']),
-        new Map([['minute:2026-03-15T12:01', 1], ['month:2026-03', 7]]),
+        new Map([
+          ['minute:2026-03-15T12:01', 1],
+          ['month:2026-03', 7],
+        ]),
         'past minutes are deleted, the month stays',
       );
     });
@@ -159,7 +180,15 @@ describe('PostgreSQL', { skip }, () => {
       const store = await freshStore();
       await store.access.seedPlans([{ name: 'p', endpoints: ['codes.list'], ratePerMinute: 10, monthlyQuota: null, testKeysAllowed: true }]);
       await store.access.createOrg({ id: 'org_1', slug: 'one', plan: 'p', createdAt: '2026-01-01T00:00:00.000Z' });
-      await store.access.insertKey({ id: 'key_1', orgId: 'org_1', hash: 'h1', displayPrefix: 'svc_live_abcd', name: 'k', mode: 'live', createdAt: '2026-01-01T00:00:00.000Z' });
+      await store.access.insertKey({
+        id: 'key_1',
+        orgId: 'org_1',
+        hash: 'h1',
+        displayPrefix: 'svc_live_abcd',
+        name: 'k',
+        mode: 'live',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      });
       const version = async () => Number((await store.getSetting('access_version')) ?? 0);
       const v0 = await version();
       await store.usage.addUsage([], new Map([['key_1', '2026-03-15T12:00:00.000Z']]));
@@ -182,7 +211,10 @@ describe('PostgreSQL', { skip }, () => {
         await assert.rejects(store.ping(), StoreUnavailableError);
         await assert.rejects(store.pageCodes({ after: null, limit: 5, system: null, status: null }), StoreUnavailableError);
         await assert.rejects(store.codeJson('x:A'), StoreUnavailableError);
-        await assert.rejects(store.withImport(async () => 1), StoreUnavailableError);
+        await assert.rejects(
+          store.withImport(async () => 1),
+          StoreUnavailableError,
+        );
         await assert.rejects(store.access.findKeyByHash('h'), StoreUnavailableError);
         await proxy.restore();
         await store.ping();

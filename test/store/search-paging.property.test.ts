@@ -67,43 +67,53 @@ function searchProperties(name: string, open: () => Promise<{ store: Store; dir:
         revised: fc.array(fc.record({ pick: fc.nat(), display: text.map((t) => t.display) }), { maxLength: 3 }),
       });
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...QUERIES), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 4 }), fc.array(fc.tuple(fc.nat({ max: 30 }), batch), { maxLength: 3 }), async (q, limits, imports) => {
-          const startMatches = new Set([...model].filter(([, t]) => matches(q, t)).map(([id]) => id));
-          const known = new Set(model.keys());
-          const revised = new Set<string>();
-          const seen: string[] = [];
-          const pending = [...imports].sort((a, b) => a[0] - b[0]);
-          let after: SearchKey | null = null;
-          for (let page = 0; ; page++) {
-            assert.ok(page < 5_000);
-            const limit = limits[page % limits.length]!;
-            const result = await opened.store.searchCodes({ terms: searchTerms(q), after, limit, system: null, status: null });
-            if (result.count > 0) seen.push(...(JSON.parse(`[${result.json}]`) as { id: string }[]).map((r) => r.id));
-            if (!result.hasMore) break;
-            after = result.last;
-            while (pending.length > 0 && pending[0]![0] <= page) {
-              const [, b] = pending.shift()!;
-              const ids = [...model.keys()];
-              const revisions = b.revised.map(({ pick, display }) => {
-                const id = ids[pick % ids.length]!;
-                revised.add(id);
-                return { ...model.get(id)!, display, id };
-              });
-              const bySystem = new Map<string, Text[]>();
-              for (const r of revisions) bySystem.set(r.id.slice(0, r.id.indexOf(':')), [...(bySystem.get(r.id.slice(0, r.id.indexOf(':'))) ?? []), { code: r.code, display: r.display, definition: r.definition }]);
-              for (const [system, texts] of bySystem) await importTexts(system, texts);
-              await importTexts(`new${++serial % 3}`, [...new Map(b.added.map((t) => [t.code, t])).values()]);
+        fc.asyncProperty(
+          fc.constantFrom(...QUERIES),
+          fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 4 }),
+          fc.array(fc.tuple(fc.nat({ max: 30 }), batch), { maxLength: 3 }),
+          async (q, limits, imports) => {
+            const startMatches = new Set([...model].filter(([, t]) => matches(q, t)).map(([id]) => id));
+            const known = new Set(model.keys());
+            const revised = new Set<string>();
+            const seen: string[] = [];
+            const pending = [...imports].sort((a, b) => a[0] - b[0]);
+            let after: SearchKey | null = null;
+            for (let page = 0; ; page++) {
+              assert.ok(page < 5_000);
+              const limit = limits[page % limits.length]!;
+              const result = await opened.store.searchCodes({ terms: searchTerms(q), after, limit, system: null, status: null });
+              if (result.count > 0) seen.push(...(JSON.parse(`[${result.json}]`) as { id: string }[]).map((r) => r.id));
+              if (!result.hasMore) break;
+              after = result.last;
+              while (pending.length > 0 && pending[0]![0] <= page) {
+                const [, b] = pending.shift()!;
+                const ids = [...model.keys()];
+                const revisions = b.revised.map(({ pick, display }) => {
+                  const id = ids[pick % ids.length]!;
+                  revised.add(id);
+                  return { ...model.get(id)!, display, id };
+                });
+                const bySystem = new Map<string, Text[]>();
+                for (const r of revisions)
+                  bySystem.set(r.id.slice(0, r.id.indexOf(':')), [
+                    ...(bySystem.get(r.id.slice(0, r.id.indexOf(':'))) ?? []),
+                    { code: r.code, display: r.display, definition: r.definition },
+                  ]);
+                for (const [system, texts] of bySystem) await importTexts(system, texts);
+                await importTexts(`new${++serial % 3}`, [...new Map(b.added.map((t) => [t.code, t])).values()]);
+              }
             }
-          }
-          const counts = new Map<string, number>();
-          for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
-          for (const id of startMatches) if (!revised.has(id)) assert.equal(counts.get(id), 1, `${id} matched "${q}" at the start: seen ${counts.get(id) ?? 0} times`);
-          for (const [id, n] of counts) {
-            if (!known.has(id)) assert.equal(n, 1, `${id}, added during the walk, seen ${n} times`);
-            if (!revised.has(id) && known.has(id)) assert.ok(startMatches.has(id), `${id} does not match "${q}"`);
-          }
-          if (imports.length === 0) assert.deepEqual(new Set(seen), startMatches);
-        }),
+            const counts = new Map<string, number>();
+            for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
+            for (const id of startMatches)
+              if (!revised.has(id)) assert.equal(counts.get(id), 1, `${id} matched "${q}" at the start: seen ${counts.get(id) ?? 0} times`);
+            for (const [id, n] of counts) {
+              if (!known.has(id)) assert.equal(n, 1, `${id}, added during the walk, seen ${n} times`);
+              if (!revised.has(id) && known.has(id)) assert.ok(startMatches.has(id), `${id} does not match "${q}"`);
+            }
+            if (imports.length === 0) assert.deepEqual(new Set(seen), startMatches);
+          },
+        ),
         { numRuns: 25, seed: 20261125 },
       );
     });
@@ -124,8 +134,15 @@ describe('PostgreSQL', { skip }, () => {
   after(() => db?.drop());
   searchProperties('postgres', async () => {
     const store = await PostgresStore.open({ url: db!.url, schema: await db!.createSchema(), max: 2 });
-    const dir = (await openTempSqliteStore());
+    const dir = await openTempSqliteStore();
     await dir.store.close();
-    return { store, dir: dir.dir, close: async () => { await store.close(); await dir.cleanup(); } };
+    return {
+      store,
+      dir: dir.dir,
+      close: async () => {
+        await store.close();
+        await dir.cleanup();
+      },
+    };
   });
 });

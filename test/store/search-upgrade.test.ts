@@ -20,8 +20,17 @@ import { skipUnlessPostgres } from '../helpers/services.ts';
 import { changeRow } from './suite-fixtures.ts';
 import { searchAll, textRow } from './suite-search.ts';
 
-const CODES = [textRow('iso:STP', 'São Tomé and Príncipe', 'Islands.'), textRow('iso:OLD', 'Old money', null, 'retired'), textRow('icd:E11', 'Diabetes mellitus', null)];
-const CHANGES = [changeRow(1, 'iso:STP', '2024-01-01'), changeRow(2, 'iso:OLD', '2024-01-01'), changeRow(3, 'icd:E11', '2024-02-01'), changeRow(4, 'iso:OLD', '2024-03-01', 'retired')];
+const CODES = [
+  textRow('iso:STP', 'São Tomé and Príncipe', 'Islands.'),
+  textRow('iso:OLD', 'Old money', null, 'retired'),
+  textRow('icd:E11', 'Diabetes mellitus', null),
+];
+const CHANGES = [
+  changeRow(1, 'iso:STP', '2024-01-01'),
+  changeRow(2, 'iso:OLD', '2024-01-01'),
+  changeRow(3, 'icd:E11', '2024-02-01'),
+  changeRow(4, 'iso:OLD', '2024-03-01', 'retired'),
+];
 // changeRow records release r1 for each; the last one is of release r2.
 CHANGES[3] = { ...CHANGES[3]!, json: CHANGES[3]!.json.replace('"release":"r1"', '"release":"r2"') };
 const PLANS: [string, string[]][] = [
@@ -37,10 +46,13 @@ async function assertUpgraded(store: Store): Promise<void> {
   assert.equal(iso?.latestRelease, 'r2');
   assert.equal(iso?.latestEffectiveDate, '2024-03-01');
   const releases = await store.systems.pageReleases('iso', null, 10);
-  assert.deepEqual(releases.map((r) => [r.id, r.effectiveDate, r.counts.added, r.counts.retired, r.firstChangeId, r.lastChangeId]), [
-    ['r1', '2024-01-01', 2, 0, 1, 2],
-    ['r2', '2024-03-01', 0, 1, 4, 4],
-  ]);
+  assert.deepEqual(
+    releases.map((r) => [r.id, r.effectiveDate, r.counts.added, r.counts.retired, r.firstChangeId, r.lastChangeId]),
+    [
+      ['r1', '2024-01-01', 2, 0, 1, 2],
+      ['r2', '2024-03-01', 0, 1, 4, 4],
+    ],
+  );
   assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, ['codes.list', 'codes.get', 'changes.list', 'codes.search', 'systems.list']);
   assert.deepEqual((await store.access.getPlan('reader'))?.endpoints, ['codes.list', 'codes.get'], 'a plan that lacked an endpoint is left alone');
 }
@@ -52,8 +64,17 @@ test('SQLite: a database of schema 4 is upgraded with its search index, systems,
     const db = new DatabaseSync(path);
     for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) db.exec(migration as string);
     db.exec('PRAGMA user_version = 4');
-    for (const c of CODES) db.prepare('INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, ?, ?, ?, ?, ?)').run(c.id, c.system, c.code, c.status, c.hash, c.json);
-    for (const c of CHANGES) db.prepare('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES (?, ?, ?, ?, ?, ?)').run(c.id, c.codeId, c.system, c.type, c.effectiveDate, c.json);
+    for (const c of CODES)
+      db.prepare('INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, ?, ?, ?, ?, ?)').run(c.id, c.system, c.code, c.status, c.hash, c.json);
+    for (const c of CHANGES)
+      db.prepare('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES (?, ?, ?, ?, ?, ?)').run(
+        c.id,
+        c.codeId,
+        c.system,
+        c.type,
+        c.effectiveDate,
+        c.json,
+      );
     for (const [name, endpoints] of PLANS) db.prepare('INSERT INTO plans VALUES (?, ?, 60, NULL, 1)').run(name, JSON.stringify(endpoints));
     db.close();
     const store = new SqliteStore({ path });
@@ -81,8 +102,24 @@ describe('PostgreSQL', { skip }, () => {
     const client = new pg.Client({ connectionString: db.url, options: `-c search_path=${schema}` });
     await client.connect();
     try {
-      for (const c of CODES) await client.query('INSERT INTO codes (id, system, code, status, hash, json) VALUES ($1, $2, $3, $4, $5, $6)', [c.id, c.system, c.code, c.status, c.hash, c.json]);
-      for (const c of CHANGES) await client.query('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES ($1, $2, $3, $4, $5, $6)', [c.id, c.codeId, c.system, c.type, c.effectiveDate, c.json]);
+      for (const c of CODES)
+        await client.query('INSERT INTO codes (id, system, code, status, hash, json) VALUES ($1, $2, $3, $4, $5, $6)', [
+          c.id,
+          c.system,
+          c.code,
+          c.status,
+          c.hash,
+          c.json,
+        ]);
+      for (const c of CHANGES)
+        await client.query('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES ($1, $2, $3, $4, $5, $6)', [
+          c.id,
+          c.codeId,
+          c.system,
+          c.type,
+          c.effectiveDate,
+          c.json,
+        ]);
       for (const [name, endpoints] of PLANS) await client.query('INSERT INTO plans VALUES ($1, $2, 60, NULL, true)', [name, JSON.stringify(endpoints)]);
     } finally {
       await client.end();

@@ -28,7 +28,9 @@ function schemaOf(path: string): { version: number; tables: string[] } {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]
+    ).map((r) => r.name);
     return { version, tables };
   } finally {
     db.close();
@@ -129,7 +131,7 @@ describe('SqliteStore only', () => {
         assert.equal(secondRan, false, 'the second import waits while the first holds the lock');
         release();
         await first;
-        assert.equal(await second, 2, "the second import runs after the first commits and sees its change");
+        assert.equal(await second, 2, 'the second import runs after the first commits and sees its change');
       } finally {
         await a.close();
         await b.close();
@@ -180,7 +182,10 @@ describe('SqliteStore only', () => {
           await released;
         });
         await aHolds;
-        await assert.rejects(b.withImport(async () => 'never'), /another import held the import lock/);
+        await assert.rejects(
+          b.withImport(async () => 'never'),
+          /another import held the import lock/,
+        );
         release();
         await first;
       } finally {

@@ -10,7 +10,13 @@ import type { Store } from '../../src/store/store.ts';
 import { withStore, type OpenStore } from './suite-fixtures.ts';
 
 const T = '2026-03-15T12:00:00.000Z';
-const plan = (name: string, ratePerMinute = 10): Plan => ({ name, endpoints: ['codes.list', 'codes.get'], ratePerMinute, monthlyQuota: 100, testKeysAllowed: true });
+const plan = (name: string, ratePerMinute = 10): Plan => ({
+  name,
+  endpoints: ['codes.list', 'codes.get'],
+  ratePerMinute,
+  monthlyQuota: 100,
+  testKeysAllowed: true,
+});
 
 async function withOrgAndKey(store: Store): Promise<void> {
   await store.access.seedPlans([plan('basic')]);
@@ -27,7 +33,10 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         assert.equal((await store.access.getPlan('a'))!.ratePerMinute, 10, 'seeding does not overwrite');
         await store.access.upsertPlan({ ...plan('a', 99), monthlyQuota: null, testKeysAllowed: false });
         assert.deepEqual(await store.access.getPlan('a'), { ...plan('a', 99), monthlyQuota: null, testKeysAllowed: false });
-        assert.deepEqual((await store.access.listPlans()).map((p) => p.name), ['a', 'b']);
+        assert.deepEqual(
+          (await store.access.listPlans()).map((p) => p.name),
+          ['a', 'b'],
+        );
         assert.equal(await store.access.getPlan('nope'), null);
       });
     });
@@ -38,7 +47,10 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         await store.access.seedPlans([plan('other')]);
         assert.equal(await store.access.createOrg({ id: 'org_2', slug: 'one', plan: 'basic', createdAt: T }), null);
         await store.access.createOrg({ id: 'org_0', slug: 'aaa', plan: 'basic', createdAt: T });
-        assert.deepEqual((await store.access.listOrgs()).map((o) => o.slug), ['aaa', 'one']);
+        assert.deepEqual(
+          (await store.access.listOrgs()).map((o) => o.slug),
+          ['aaa', 'one'],
+        );
         assert.deepEqual(await store.access.getOrgById('org_1'), { id: 'org_1', slug: 'one', plan: 'basic', createdAt: T });
         assert.equal(await store.access.setOrgPlan('one', 'other'), true);
         assert.equal(await store.access.setOrgPlan('none', 'other'), false);
@@ -52,7 +64,17 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         await withOrgAndKey(store);
         const found = await store.access.findKeyByHash('hash1');
         assert.deepEqual(found, {
-          key: { id: 'key_1', orgId: 'org_1', name: 'first', mode: 'live', displayPrefix: 'svc_live_abcd', createdAt: T, revokedAt: null, lastUsedAt: null, expiresAt: null },
+          key: {
+            id: 'key_1',
+            orgId: 'org_1',
+            name: 'first',
+            mode: 'live',
+            displayPrefix: 'svc_live_abcd',
+            createdAt: T,
+            revokedAt: null,
+            lastUsedAt: null,
+            expiresAt: null,
+          },
           org: { id: 'org_1', slug: 'one', plan: 'basic', createdAt: T },
           plan: plan('basic'),
         });
@@ -63,8 +85,20 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         assert.deepEqual([second!.key.revokedAt, second!.revokedNow], ['2026-03-16T00:00:00.000Z', false], 'a second revocation changes nothing, and says so');
         assert.equal((await store.access.findKeyByHash('hash1'))!.key.revokedAt, '2026-03-16T00:00:00.000Z');
         assert.equal(await store.access.revokeKey('key_none', T), null);
-        await store.access.insertKey({ id: 'key_0', orgId: 'org_1', hash: 'hash0', displayPrefix: 'svc_test_wxyz', name: 'second', mode: 'test', createdAt: '2026-03-15T13:00:00.000Z' });
-        assert.deepEqual((await store.access.listKeys('org_1')).map((k) => k.id), ['key_1', 'key_0'], 'by creation time');
+        await store.access.insertKey({
+          id: 'key_0',
+          orgId: 'org_1',
+          hash: 'hash0',
+          displayPrefix: 'svc_test_wxyz',
+          name: 'second',
+          mode: 'test',
+          createdAt: '2026-03-15T13:00:00.000Z',
+        });
+        assert.deepEqual(
+          (await store.access.listKeys('org_1')).map((k) => k.id),
+          ['key_1', 'key_0'],
+          'by creation time',
+        );
       });
     });
 
@@ -98,8 +132,14 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         assert.deepEqual(await store.dashboard.createUser(user), user);
         assert.equal(await store.dashboard.createUser({ ...user, id: 'usr_x' }), null, 'a taken email');
         await store.dashboard.createUser({ ...user, id: 'usr_2', email: 'a@example.com' });
-        assert.deepEqual((await store.dashboard.listUsers(null)).map((u) => u.email), ['a@example.com', 'b@example.com']);
-        assert.deepEqual((await store.dashboard.listUsers('org_1')).map((u) => u.id), ['usr_2', 'usr_1']);
+        assert.deepEqual(
+          (await store.dashboard.listUsers(null)).map((u) => u.email),
+          ['a@example.com', 'b@example.com'],
+        );
+        assert.deepEqual(
+          (await store.dashboard.listUsers('org_1')).map((u) => u.id),
+          ['usr_2', 'usr_1'],
+        );
         assert.deepEqual(await store.dashboard.listUsers('org_none'), []);
         await store.dashboard.setPassword('usr_1', 'scrypt$x');
         await store.dashboard.disableUser('usr_1', '2026-03-16T00:00:00.000Z');
@@ -116,7 +156,11 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         await store.dashboard.createPasswordToken('tok', 'usr_1', '2026-03-15T13:00:00.000Z');
         await store.dashboard.createPasswordToken('old', 'usr_1', '2026-03-15T11:00:00.000Z');
         assert.equal(await store.dashboard.consumePasswordToken('old', T), null, 'expired');
-        assert.deepEqual(await Promise.all([store.dashboard.consumePasswordToken('tok', T), store.dashboard.consumePasswordToken('tok', T)]).then((r) => r.sort()), ['usr_1', null].sort(), 'used once only');
+        assert.deepEqual(
+          await Promise.all([store.dashboard.consumePasswordToken('tok', T), store.dashboard.consumePasswordToken('tok', T)]).then((r) => r.sort()),
+          ['usr_1', null].sort(),
+          'used once only',
+        );
 
         const session = { hash: 's1', userId: 'usr_1', csrfToken: 'c', createdAt: T, expiresAt: '2026-03-15T14:00:00.000Z' };
         await store.dashboard.createSession(session);
@@ -131,7 +175,8 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         assert.equal(await store.dashboard.getSession('s3'), null);
 
         const EPOCH = '2000-01-01T00:00:00.000Z';
-        for (const at of ['2026-03-15T11:00:00.000Z', '2026-03-15T12:00:00.000Z', '2026-03-15T12:01:00.000Z']) await store.dashboard.recordSignInFailure('email:a', at, EPOCH);
+        for (const at of ['2026-03-15T11:00:00.000Z', '2026-03-15T12:00:00.000Z', '2026-03-15T12:01:00.000Z'])
+          await store.dashboard.recordSignInFailure('email:a', at, EPOCH);
         await store.dashboard.recordSignInFailure('ip:b', '2026-03-15T12:02:00.000Z', EPOCH);
         assert.deepEqual(await store.dashboard.signInFailures('email:a', '2026-03-15T11:30:00.000Z'), { count: 2, latest: '2026-03-15T12:01:00.000Z' });
         // Recording a failure forgets the subject's failures older than asked.
@@ -155,8 +200,13 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         assert.equal(await store.dashboard.useNonce('n1', T, '2026-03-15T11:00:00.000Z'), false, 'a nonce works once');
         assert.equal(await store.dashboard.useNonce('n1', '2026-03-16T00:00:00.000Z', '2026-03-15T13:00:00.000Z'), true, 'once forgotten, it is new again');
 
-        for (const action of ['key.created', 'key.revoked', 'password.changed']) await store.dashboard.addAudit({ orgId: 'org_1', actor: 'a@example.com', action, target: 't', at: T });
-        assert.deepEqual((await store.dashboard.listAudit('org_1', 2)).map((e) => e.action), ['password.changed', 'key.revoked'], 'newest first, at most limit');
+        for (const action of ['key.created', 'key.revoked', 'password.changed'])
+          await store.dashboard.addAudit({ orgId: 'org_1', actor: 'a@example.com', action, target: 't', at: T });
+        assert.deepEqual(
+          (await store.dashboard.listAudit('org_1', 2)).map((e) => e.action),
+          ['password.changed', 'key.revoked'],
+          'newest first, at most limit',
+        );
         assert.deepEqual(await store.dashboard.listAudit('org_none', 10), []);
       });
     });

@@ -139,23 +139,28 @@ export function changeTests(open: OpenStore): void {
         to: fc.option(fc.constantFrom(...dates, '2024-01-15')),
       });
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.array(change, { maxLength: 15 }), { minLength: 1, maxLength: 3 }), filters, fc.integer({ min: 1, max: 9 }), async (imports, f, limit) => {
-          const system = `p${++run}`;
-          const rows: ChangeWrite[] = [];
-          for (const batch of imports) {
-            const written = batch.map((c) => changeRow(nextId++, `${system}:${c.code}`, c.date, c.type));
-            if (written.length > 0) await writeChanges(store, written);
-            rows.push(...written);
-          }
-          const query: ChangeFilters = {
-            system,
-            codeId: f.code === null ? null : `${system}:${f.code}`,
-            type: f.type,
-            effectiveFrom: f.from,
-            effectiveTo: f.to,
-          };
-          await assertChangePaging(store, rows, query, limit);
-        }),
+        fc.asyncProperty(
+          fc.array(fc.array(change, { maxLength: 15 }), { minLength: 1, maxLength: 3 }),
+          filters,
+          fc.integer({ min: 1, max: 9 }),
+          async (imports, f, limit) => {
+            const system = `p${++run}`;
+            const rows: ChangeWrite[] = [];
+            for (const batch of imports) {
+              const written = batch.map((c) => changeRow(nextId++, `${system}:${c.code}`, c.date, c.type));
+              if (written.length > 0) await writeChanges(store, written);
+              rows.push(...written);
+            }
+            const query: ChangeFilters = {
+              system,
+              codeId: f.code === null ? null : `${system}:${f.code}`,
+              type: f.type,
+              effectiveFrom: f.from,
+              effectiveTo: f.to,
+            };
+            await assertChangePaging(store, rows, query, limit);
+          },
+        ),
         { numRuns: 100 },
       );
     });

@@ -13,7 +13,10 @@ export function codeTests(open: OpenStore): void {
   test('pageCodes returns every code once, in UTF-8 byte order of id, at every page size', async () => {
     await withStore(open, async (store) => {
       const ids = TRICKY_CODES.map((c) => `x:${c}`);
-      await writeCodes(store, [...ids].reverse().map((id) => codeRow(id)));
+      await writeCodes(
+        store,
+        [...ids].reverse().map((id) => codeRow(id)),
+      );
       const expected = [...ids].sort(binaryOrder);
       // Spot-check the order itself, not only agreement with binaryOrder.
       assert.deepEqual(expected.slice(0, 5), ['x:-', 'x:0', 'x:A', 'x:A%2F', 'x:A.1']);
@@ -29,7 +32,10 @@ export function codeTests(open: OpenStore): void {
   test('pageCodes keeps ids of systems that share a prefix apart and in byte order', async () => {
     await withStore(open, async (store) => {
       const ids = ['a:1', 'ab:1', 'a.b:1', 'a-b:1', 'a:10', 'a:1a', 'b:1'];
-      await writeCodes(store, ids.map((id) => codeRow(id)));
+      await writeCodes(
+        store,
+        ids.map((id) => codeRow(id)),
+      );
       assert.deepEqual(await pageAllCodes(store, NO_CODE_FILTERS, 2), ['a-b:1', 'a.b:1', 'a:1', 'a:10', 'a:1a', 'ab:1', 'b:1']);
       assert.deepEqual(await pageAllCodes(store, { system: 'a', status: null }, 1), ['a:1', 'a:10', 'a:1a']);
       assert.deepEqual(await pageAllCodes(store, { system: 'ab', status: null }, 1), ['ab:1']);
@@ -55,7 +61,10 @@ export function codeTests(open: OpenStore): void {
 
   test('pageCodes starts strictly after the given id, whether or not that id exists', async () => {
     await withStore(open, async (store) => {
-      await writeCodes(store, ['x:A', 'x:B', 'x:C', 'x:D'].map((id) => codeRow(id)));
+      await writeCodes(
+        store,
+        ['x:A', 'x:B', 'x:C', 'x:D'].map((id) => codeRow(id)),
+      );
       assert.deepEqual(await pageAllCodes(store, NO_CODE_FILTERS, 10, 'x:B'), ['x:C', 'x:D']);
       assert.deepEqual(await pageAllCodes(store, NO_CODE_FILTERS, 10, 'x:B0'), ['x:C', 'x:D']);
       assert.deepEqual(await pageAllCodes(store, NO_CODE_FILTERS, 10, 'x:'), ['x:A', 'x:B', 'x:C', 'x:D']);
@@ -75,10 +84,16 @@ export function codeTests(open: OpenStore): void {
 
   test('paging codes is stable while codes are added between pages', async () => {
     await withStore(open, async (store) => {
-      await writeCodes(store, ['x:B', 'x:D', 'x:F', 'x:H'].map((id) => codeRow(id)));
+      await writeCodes(
+        store,
+        ['x:B', 'x:D', 'x:F', 'x:H'].map((id) => codeRow(id)),
+      );
       const first = await store.pageCodes({ ...NO_CODE_FILTERS, after: null, limit: 2 });
       assert.equal(first.last, 'x:D');
-      await writeCodes(store, ['x:A', 'x:C', 'x:E', 'x:G'].map((id) => codeRow(id)));
+      await writeCodes(
+        store,
+        ['x:A', 'x:C', 'x:E', 'x:G'].map((id) => codeRow(id)),
+      );
       const rest = await pageAllCodes(store, NO_CODE_FILTERS, 2, first.last);
       assert.deepEqual(rest, ['x:E', 'x:F', 'x:G', 'x:H'], 'codes after the position appear once; codes before it do not');
     });
@@ -92,12 +107,20 @@ export function codeTests(open: OpenStore): void {
         fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).filter((c) => c.codePointAt(0)! > 0x1f && c !== '\u007f'),
       );
       await fc.assert(
-        fc.asyncProperty(fc.uniqueArray(fc.string({ unit, minLength: 1, maxLength: 5 }), { maxLength: 24 }), fc.integer({ min: 1, max: 12 }), async (codes, limit) => {
-          const system = `p${++run}`;
-          const ids = codes.map((c) => `${system}:${c}`);
-          if (ids.length > 0) await writeCodes(store, ids.map((id) => codeRow(id)));
-          assert.deepEqual(await pageAllCodes(store, { system, status: null }, limit), [...ids].sort(binaryOrder));
-        }),
+        fc.asyncProperty(
+          fc.uniqueArray(fc.string({ unit, minLength: 1, maxLength: 5 }), { maxLength: 24 }),
+          fc.integer({ min: 1, max: 12 }),
+          async (codes, limit) => {
+            const system = `p${++run}`;
+            const ids = codes.map((c) => `${system}:${c}`);
+            if (ids.length > 0)
+              await writeCodes(
+                store,
+                ids.map((id) => codeRow(id)),
+              );
+            assert.deepEqual(await pageAllCodes(store, { system, status: null }, limit), [...ids].sort(binaryOrder));
+          },
+        ),
         { numRuns: 100 },
       );
     });

@@ -2,7 +2,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { changeRow, codeRow, NO_CHANGE_FILTERS, NO_CODE_FILTERS, pageAllChanges, pageAllCodes, withStore, writeChanges, writeCodes, type OpenStore } from './suite-fixtures.ts';
+import {
+  changeRow,
+  codeRow,
+  NO_CHANGE_FILTERS,
+  NO_CODE_FILTERS,
+  pageAllChanges,
+  pageAllCodes,
+  withStore,
+  writeChanges,
+  writeCodes,
+  type OpenStore,
+} from './suite-fixtures.ts';
 
 export function importTests(open: OpenStore): void {
   test('withImport commits everything fn wrote and returns its result', async () => {
@@ -78,7 +89,7 @@ export function importTests(open: OpenStore): void {
         await tx.writeChanges([changeRow(id, 'x:B', '2024-01-01')]);
         return id;
       });
-      assert.deepEqual(await Promise.all([first, second]), [1, 2], 'the second import sees the first one\'s change');
+      assert.deepEqual(await Promise.all([first, second]), [1, 2], "the second import sees the first one's change");
       assert.deepEqual(events, ['first starts', 'first ends', 'second starts']);
     });
   });
@@ -118,8 +129,30 @@ export function importTests(open: OpenStore): void {
         assert.deepEqual(
           stored.sort((x, y) => (x.id < y.id ? -1 : 1)),
           [
-            { id: 'a:2', code: '2', display: 'Display of a:2', definition: null, status: 'retired', parents: [], attributes: { note: 'é "quoted", \\ back' }, effectiveFrom: '2024-01-01', release: 'r1', wellFormed: true },
-            { id: 'ab:1', code: '1', display: 'Display of ab:1', definition: null, status: 'active', parents: [], attributes: { note: 'é "quoted", \\ back' }, effectiveFrom: '2024-01-01', release: 'r1', wellFormed: true },
+            {
+              id: 'a:2',
+              code: '2',
+              display: 'Display of a:2',
+              definition: null,
+              status: 'retired',
+              parents: [],
+              attributes: { note: 'é "quoted", \\ back' },
+              effectiveFrom: '2024-01-01',
+              release: 'r1',
+              wellFormed: true,
+            },
+            {
+              id: 'ab:1',
+              code: '1',
+              display: 'Display of ab:1',
+              definition: null,
+              status: 'active',
+              parents: [],
+              attributes: { note: 'é "quoted", \\ back' },
+              effectiveFrom: '2024-01-01',
+              release: 'r1',
+              wellFormed: true,
+            },
           ],
         );
         assert.deepEqual(await tx.codesById([]), []);
@@ -127,7 +160,7 @@ export function importTests(open: OpenStore): void {
     });
   });
 
-  test('codesById reads a record by its row\'s key, and text that is not well-formed back with U+FFFD, flagged', async () => {
+  test("codesById reads a record by its row's key, and text that is not well-formed back with U+FFFD, flagged", async () => {
     await withStore(open, async (store) => {
       // As an import of the code "X\ud800" left it: the key with U+FFFD, the JSON with the escape.
       const written = codeRow('a:X\ud800', 'active', 'Display \udc00');

@@ -85,7 +85,9 @@ export function searchTests(open: OpenStore): void {
       for (let i = 0; i < 120; i++) {
         const n = String(i).padStart(3, '0');
         const status = (['active', 'deprecated', 'retired'] as const)[i % 3];
-        rows.push(textRow(`${i % 2 === 0 ? 'a' : 'b'}:K${n}`, i % 4 === 0 ? `Kidney ${n}` : `Organ ${n} of the kidney`, i % 5 === 0 ? 'kidney stone' : null, status));
+        rows.push(
+          textRow(`${i % 2 === 0 ? 'a' : 'b'}:K${n}`, i % 4 === 0 ? `Kidney ${n}` : `Organ ${n} of the kidney`, i % 5 === 0 ? 'kidney stone' : null, status),
+        );
       }
       rows.push(textRow('a:K', 'Kidney', null), textRow('b:KIDNEY', 'Other', null));
       await writeCodes(store, rows.reverse());
@@ -98,8 +100,15 @@ export function searchTests(open: OpenStore): void {
       assert.deepEqual(kidney.slice(0, 3), ['b:KIDNEY', 'a:K', 'a:K000'], 'code equals, then displays by folded display');
       assert.equal(kidney.length, 2 + 120);
       for (const limit of [1, 3, 13]) assert.deepEqual(await searchAll(store, 'kidney', limit), kidney, `limit ${limit}`);
-      for (const [system, status] of [['a', undefined], [undefined, 'retired'], ['b', 'deprecated'], ['nope', undefined]] as const) {
-        const want = kidney.filter((id) => (system === undefined || id.startsWith(`${system}:`)) && (status === undefined || rows.find((r) => r.id === id)!.status === status));
+      for (const [system, status] of [
+        ['a', undefined],
+        [undefined, 'retired'],
+        ['b', 'deprecated'],
+        ['nope', undefined],
+      ] as const) {
+        const want = kidney.filter(
+          (id) => (system === undefined || id.startsWith(`${system}:`)) && (status === undefined || rows.find((r) => r.id === id)!.status === status),
+        );
         for (const limit of [2, 200]) assert.deepEqual(await searchAll(store, 'kidney', limit, { system, status }), want, `${system}/${status}/${limit}`);
       }
     });

@@ -56,7 +56,8 @@ function checkedApiKey(value: string | undefined): string {
     throw new TypeError('No API key: pass apiKey to new Codebook({ apiKey }) or set the CODEBOOK_API_KEY environment variable.');
   }
   // Never echoed: a rejected key must not land in a log through this message.
-  if (typeof value !== 'string' || !/^[\x21-\x7e]+$/.test(value)) throw new TypeError('apiKey must be printable ASCII without spaces (svc_live_… or svc_test_…).');
+  if (typeof value !== 'string' || !/^[\x21-\x7e]+$/.test(value))
+    throw new TypeError('apiKey must be printable ASCII without spaces (svc_live_… or svc_test_…).');
   return value;
 }
 

@@ -49,26 +49,60 @@ function errorName(code: string): string {
 
 // Each class declares its literal code: classes of the same shape would be one
 // type to TypeScript, and narrowing with instanceof would then go wrong.
-export class ApiKeyInQueryError extends CodebookError { declare readonly code: 'api_key_in_query'; }
-export class InvalidParameterError extends CodebookError { declare readonly code: 'invalid_parameter'; }
-export class UnknownParameterError extends CodebookError { declare readonly code: 'unknown_parameter'; }
-export class InvalidCursorError extends CodebookError { declare readonly code: 'invalid_cursor'; }
-export class InvalidBodyError extends CodebookError { declare readonly code: 'invalid_body'; }
-export class InvalidApiKeyError extends CodebookError { declare readonly code: 'invalid_api_key'; }
-export class EndpointNotAvailableOnPlanError extends CodebookError { declare readonly code: 'endpoint_not_available_on_plan'; }
-export class CodeNotFoundError extends CodebookError { declare readonly code: 'code_not_found'; }
-export class SystemNotFoundError extends CodebookError { declare readonly code: 'system_not_found'; }
-export class RouteNotFoundError extends CodebookError { declare readonly code: 'route_not_found'; }
-export class MethodNotAllowedError extends CodebookError { declare readonly code: 'method_not_allowed'; }
-export class PayloadTooLargeError extends CodebookError { declare readonly code: 'payload_too_large'; }
-export class UnsupportedMediaTypeError extends CodebookError { declare readonly code: 'unsupported_media_type'; }
+export class ApiKeyInQueryError extends CodebookError {
+  declare readonly code: 'api_key_in_query';
+}
+export class InvalidParameterError extends CodebookError {
+  declare readonly code: 'invalid_parameter';
+}
+export class UnknownParameterError extends CodebookError {
+  declare readonly code: 'unknown_parameter';
+}
+export class InvalidCursorError extends CodebookError {
+  declare readonly code: 'invalid_cursor';
+}
+export class InvalidBodyError extends CodebookError {
+  declare readonly code: 'invalid_body';
+}
+export class InvalidApiKeyError extends CodebookError {
+  declare readonly code: 'invalid_api_key';
+}
+export class EndpointNotAvailableOnPlanError extends CodebookError {
+  declare readonly code: 'endpoint_not_available_on_plan';
+}
+export class CodeNotFoundError extends CodebookError {
+  declare readonly code: 'code_not_found';
+}
+export class SystemNotFoundError extends CodebookError {
+  declare readonly code: 'system_not_found';
+}
+export class RouteNotFoundError extends CodebookError {
+  declare readonly code: 'route_not_found';
+}
+export class MethodNotAllowedError extends CodebookError {
+  declare readonly code: 'method_not_allowed';
+}
+export class PayloadTooLargeError extends CodebookError {
+  declare readonly code: 'payload_too_large';
+}
+export class UnsupportedMediaTypeError extends CodebookError {
+  declare readonly code: 'unsupported_media_type';
+}
 /** 429: too many requests this minute. Retried by default after `retryAfter` seconds. */
-export class RateLimitExceededError extends CodebookError { declare readonly code: 'rate_limit_exceeded'; }
+export class RateLimitExceededError extends CodebookError {
+  declare readonly code: 'rate_limit_exceeded';
+}
 /** 429: the monthly allowance is used up. Never retried: it comes back next month (`retryAfter` says when). */
-export class MonthlyQuotaExceededError extends CodebookError { declare readonly code: 'monthly_quota_exceeded'; }
-export class InternalError extends CodebookError { declare readonly code: 'internal_error'; }
+export class MonthlyQuotaExceededError extends CodebookError {
+  declare readonly code: 'monthly_quota_exceeded';
+}
+export class InternalError extends CodebookError {
+  declare readonly code: 'internal_error';
+}
 /** 503: the service cannot answer right now. Retried by default. */
-export class ServiceUnavailableError extends CodebookError { declare readonly code: 'service_unavailable'; }
+export class ServiceUnavailableError extends CodebookError {
+  declare readonly code: 'service_unavailable';
+}
 
 /** Every error code the API documents, and its class: the one place that lists them. */
 export const ERROR_CLASSES = {

@@ -95,7 +95,9 @@ export function decodePosition(since: string | null | undefined, filters: string
   if (!Array.isArray(parts) || parts.length !== 4) throw new TypeError('since is not a position given by changes.follow().');
   const [cursor, date, id, madeWith] = parts as [unknown, unknown, unknown, unknown];
   if (madeWith !== filters) {
-    throw new TypeError(`since was given by a follower with other filters (${String(madeWith) || 'none'}); follow with the same filters (${filters || 'none'}).`);
+    throw new TypeError(
+      `since was given by a follower with other filters (${String(madeWith) || 'none'}); follow with the same filters (${filters || 'none'}).`,
+    );
   }
   const last = typeof date === 'string' && typeof id === 'number' ? { date, id } : null;
   return { cursor: typeof cursor === 'string' ? cursor : null, last };
@@ -108,11 +110,7 @@ function after(change: Change, last: FeedKey | null): boolean {
 
 /** Failures a follower outlasts: it waits and asks again, as it would for new changes. */
 function transient(error: unknown): boolean {
-  return (
-    (error instanceof CodebookConnectionError && error.retryable) ||
-    error instanceof ServiceUnavailableError ||
-    error instanceof RateLimitExceededError
-  );
+  return (error instanceof CodebookConnectionError && error.retryable) || error instanceof ServiceUnavailableError || error instanceof RateLimitExceededError;
 }
 
 export class ChangeFeed implements AsyncIterable<Change> {

@@ -18,7 +18,8 @@ export type PageFetcher<T> = (cursor: string | undefined) => Promise<PageEnvelop
 export function toPage<T>(envelope: PageEnvelope<T>): Page<T> {
   const { has_more: hasMore, next_cursor: nextCursor } = envelope.pagination;
   // Without a cursor there is no way on: say so rather than loop on the first page.
-  if (hasMore && typeof nextCursor !== 'string') throw new CodebookConnectionError('A page said has_more without a next_cursor.', { status: 200, retryable: false });
+  if (hasMore && typeof nextCursor !== 'string')
+    throw new CodebookConnectionError('A page said has_more without a next_cursor.', { status: 200, retryable: false });
   return { data: envelope.data, hasMore, nextCursor: hasMore ? nextCursor : undefined };
 }
 
@@ -39,7 +40,10 @@ export class PageRequest<T> implements Promise<Page<T>>, AsyncIterable<T> {
     return this.#first;
   }
 
-  then<A = Page<T>, B = never>(onfulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null, onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+  then<A = Page<T>, B = never>(
+    onfulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     return this.#firstPage().then(onfulfilled, onrejected);
   }
 

@@ -55,7 +55,10 @@ export class Core {
     const path = operationPath(operation, pathParams);
     const { query, options } = split(params);
     const first = typeof query.cursor === 'string' ? query.cursor : undefined;
-    return new PageRequest<ItemOf<Op>>((cursor) => this.transport.request<PageEnvelope<ItemOf<Op>>>({ method, path, query: { ...query, cursor } }, options), first);
+    return new PageRequest<ItemOf<Op>>(
+      (cursor) => this.transport.request<PageEnvelope<ItemOf<Op>>>({ method, path, query: { ...query, cursor } }, options),
+      first,
+    );
   }
 }
 

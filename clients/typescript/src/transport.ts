@@ -5,13 +5,7 @@
  * succeed later (429 rate_limit_exceeded after Retry-After; 503 and failures
  * to connect with exponential backoff and jitter). Nothing else is retried.
  */
-import {
-  CodebookConnectionError,
-  CodebookTimeoutError,
-  RateLimitExceededError,
-  ServiceUnavailableError,
-  errorFromAnswer,
-} from './errors.ts';
+import { CodebookConnectionError, CodebookTimeoutError, RateLimitExceededError, ServiceUnavailableError, errorFromAnswer } from './errors.ts';
 import { parseRateLimit, type RateLimitState } from './rate-limit.ts';
 import { abortReason, attemptSignal, sleep } from './runtime.ts';
 import type { RequestOptions } from './types.ts';
@@ -66,8 +60,13 @@ function retryAfterSeconds(headers: Headers): number | undefined {
 
 function isErrorBody(body: unknown): body is { error: { code: string; message: string; param?: string; request_id?: string } } {
   if (typeof body !== 'object' || body === null || !('error' in body)) return false;
-  const error = (body).error;
-  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && typeof (error as { message?: unknown }).message === 'string';
+  const error = body.error;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
 }
 
 export class Transport {
@@ -146,11 +145,14 @@ export class Transport {
       } catch (error) {
         if (attempt.signal.aborted) throw this.#failure(error, attempt, caller, timeoutMs, 'The answer was cut off');
         const type = res.headers.get('content-type') ?? 'no content type';
-        throw new CodebookConnectionError(`${what} was answered ${res.status} with something other than JSON (${type}): is ${this.baseUrl} a Codebook service?`, {
-          status: res.status,
-          requestId,
-          retryable: GATEWAY_STATUSES.has(res.status),
-        });
+        throw new CodebookConnectionError(
+          `${what} was answered ${res.status} with something other than JSON (${type}): is ${this.baseUrl} a Codebook service?`,
+          {
+            status: res.status,
+            requestId,
+            retryable: GATEWAY_STATUSES.has(res.status),
+          },
+        );
       }
       if (res.ok) return body as T;
       if (!isErrorBody(body)) {

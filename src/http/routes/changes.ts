@@ -17,9 +17,7 @@ function changeCollection(name: string): Collection<ChangeKey> {
     name,
     toSortKey: (key) => [key.effectiveDate, key.id],
     fromSortKey: ([date, id, ...rest]) =>
-      typeof date === 'string' && DATE.test(date) && Number.isSafeInteger(id) && rest.length === 0
-        ? { effectiveDate: date, id: id as number }
-        : null,
+      typeof date === 'string' && DATE.test(date) && Number.isSafeInteger(id) && rest.length === 0 ? { effectiveDate: date, id: id as number } : null,
   };
 }
 

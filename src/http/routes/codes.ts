@@ -52,7 +52,8 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
       schema: {
         operationId: 'getCode',
         summary: 'Get one code',
-        description: 'One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`.',
+        description:
+          'One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`.',
         tags: ['codes'],
         params: CodeIdParams,
         querystring: NoQuery,

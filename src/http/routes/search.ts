@@ -17,7 +17,8 @@ export const searchCollection: Collection<SearchKey> = {
   fromSortKey: (key) => {
     const [group, a, b] = key;
     if (group === 1 && key.length === 2 && typeof a === 'string') return { group, text: '', id: a, seq: 0 };
-    if ((group === 2 || group === 3) && key.length === 3 && typeof a === 'string' && typeof b === 'string') return { group: group as SearchGroup, text: a, id: b, seq: 0 };
+    if ((group === 2 || group === 3) && key.length === 3 && typeof a === 'string' && typeof b === 'string')
+      return { group: group as SearchGroup, text: a, id: b, seq: 0 };
     if (group === 4 && key.length === 2 && Number.isSafeInteger(a) && (a as number) >= 0) return { group, text: '', id: '', seq: a as number };
     return null;
   },

@@ -73,7 +73,8 @@ export async function systemsRoutes(parent: FastifyInstance, { store, cursors }:
       schema: {
         operationId: 'listReleases',
         summary: "List a system's releases",
-        description: 'The releases of one system in the order they were imported, each with its effective date, mode, counts of changes and the range of change ids it wrote.',
+        description:
+          'The releases of one system in the order they were imported, each with its effective date, mode, counts of changes and the range of change ids it wrote.',
         tags: ['systems'],
         params: SystemParams,
         querystring: PagingQuery,

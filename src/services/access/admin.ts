@@ -4,7 +4,16 @@
  * show to the person who made the request.
  */
 import { randomAlphanumeric, displayPrefix, generateKey, hashSecret, newKeyId } from './api-keys.ts';
-import { ENDPOINTS, PLAN_NAME_PATTERN, SLUG_PATTERN, UNCOUNTED_OUTCOMES, type ApiKeyInfo, type KeyMode, type Organisation, type Plan } from '../../domain/access.ts';
+import {
+  ENDPOINTS,
+  PLAN_NAME_PATTERN,
+  SLUG_PATTERN,
+  UNCOUNTED_OUTCOMES,
+  type ApiKeyInfo,
+  type KeyMode,
+  type Organisation,
+  type Plan,
+} from '../../domain/access.ts';
 import { givenBackWindow } from '../../domain/windows.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { audit, OPERATOR } from '../audit.ts';
@@ -76,7 +85,8 @@ export async function requireOrg(deps: AdminDeps, slug: string): Promise<Organis
 }
 
 export async function createOrg(deps: AdminDeps, slug: string, planName: string): Promise<Organisation> {
-  if (!SLUG_PATTERN.test(slug)) throw new InvalidRequest(`organisation slug "${slug}" must be lower-case letters, digits and inner hyphens, at most 63 characters`);
+  if (!SLUG_PATTERN.test(slug))
+    throw new InvalidRequest(`organisation slug "${slug}" must be lower-case letters, digits and inner hyphens, at most 63 characters`);
   await requirePlan(deps, planName);
   const org = await deps.store.access.createOrg({
     id: `org_${randomAlphanumeric(16)}`,
@@ -108,7 +118,13 @@ function keyLabel(k: ApiKeyInfo): string {
 }
 
 /** Creates a key and records it in the audit log as done by actor (a user's email; the CLI's operator by default). */
-export async function createKey(deps: AdminDeps, org: Organisation, mode: KeyMode, name: string, options: { expiresAt?: string | null; actor?: string } = {}): Promise<CreatedKey> {
+export async function createKey(
+  deps: AdminDeps,
+  org: Organisation,
+  mode: KeyMode,
+  name: string,
+  options: { expiresAt?: string | null; actor?: string } = {},
+): Promise<CreatedKey> {
   const actor = options.actor ?? OPERATOR;
   const trimmed = name.trim();
   if (trimmed.length > MAX_KEY_NAME) throw new InvalidRequest(`key name must be at most ${MAX_KEY_NAME} characters`);
@@ -208,4 +224,3 @@ export async function usageReport(deps: AdminDeps, org: Organisation, month: str
     byDay: [...byDay].map(([day, outcomes]) => ({ day, byOutcome: outcomes })),
   };
 }
-

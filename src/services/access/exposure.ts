@@ -67,8 +67,15 @@ export class ExposureWatch {
     const at = new Date(now).toISOString();
     await deps.store.keyLife.addExposure({ keyId: found.key.id, orgId: found.org.id, via: where.via, at, address: where.address, route: where.route, revoked });
     const k = found.key;
-    await audit(deps, found.org.id, 'exposure', 'key.exposed', `${k.name} (${k.displayPrefix}…, ${k.mode}) sent ${VIA_TEXT[where.via]} from ${where.address} on ${where.route}`);
-    if (revoked) await audit(deps, found.org.id, 'exposure', 'key.revoked', `${k.name} (${k.displayPrefix}…, ${k.mode}): revoked automatically after it was exposed`);
+    await audit(
+      deps,
+      found.org.id,
+      'exposure',
+      'key.exposed',
+      `${k.name} (${k.displayPrefix}…, ${k.mode}) sent ${VIA_TEXT[where.via]} from ${where.address} on ${where.route}`,
+    );
+    if (revoked)
+      await audit(deps, found.org.id, 'exposure', 'key.revoked', `${k.name} (${k.displayPrefix}…, ${k.mode}): revoked automatically after it was exposed`);
   }
 }
 

@@ -79,7 +79,13 @@ export async function rollKey(deps: AdminDeps, keyId: string, grace: GracePeriod
   deps.onChange?.();
   await deps.afterChange?.();
   const previous = (await deps.store.access.getKey(old.id))!;
-  await audit(deps, owner.id, actor, 'key.rolled', `${old.name}: ${old.displayPrefix}… → ${created.info.displayPrefix}… (${old.mode}); the old key ends ${previous.expiresAt}`);
+  await audit(
+    deps,
+    owner.id,
+    actor,
+    'key.rolled',
+    `${old.name}: ${old.displayPrefix}… → ${created.info.displayPrefix}… (${old.mode}); the old key ends ${previous.expiresAt}`,
+  );
   return { ...created, previous };
 }
 

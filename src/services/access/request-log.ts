@@ -84,7 +84,10 @@ export class RequestLogRecorder {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await flushUntilWritten(() => this.flush(), () => this.pending.length > 0);
+    await flushUntilWritten(
+      () => this.flush(),
+      () => this.pending.length > 0,
+    );
   }
 }
 
@@ -98,7 +101,11 @@ export function loggedPath(url: string): string {
   if (!url.includes('svc_') && !url.includes('%') && !url.includes('token')) return url;
   const q = url.indexOf('?');
   const redact = (part: string) => (holdsKeyShape(part) ? '[REDACTED]' : part);
-  const path = url.slice(0, q === -1 ? url.length : q).split('/').map(redact).join('/');
+  const path = url
+    .slice(0, q === -1 ? url.length : q)
+    .split('/')
+    .map(redact)
+    .join('/');
   if (q === -1) return path;
   const query = url
     .slice(q + 1)

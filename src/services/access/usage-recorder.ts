@@ -6,7 +6,6 @@ import type { Outcome } from '../../domain/access.ts';
 import type { UsageRow, UsageStore } from '../../store/access-store.ts';
 import { flushUntilWritten } from '../../store/flush-until-written.ts';
 
-
 export class UsageRecorder {
   private readonly store: UsageStore;
   private pending = new Map<string, UsageRow>();
@@ -77,6 +76,9 @@ export class UsageRecorder {
   /** Stops the timer and writes everything pending (see flushUntilWritten). */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await flushUntilWritten(() => this.flush(), () => this.pending.size > 0);
+    await flushUntilWritten(
+      () => this.flush(),
+      () => this.pending.size > 0,
+    );
   }
 }

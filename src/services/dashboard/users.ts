@@ -79,7 +79,8 @@ export async function setPasswordWithToken(deps: UserDeps, token: string, passwo
   checkPasswordRules(password);
   const userId = await deps.store.dashboard.consumePasswordToken(hashSecret(token), iso(deps.now()));
   const user = userId === null ? null : await deps.store.dashboard.getUser(userId);
-  if (!user || user.disabledAt !== null) throw new InvalidRequest('This link is not valid: it was already used, has expired, or was never issued. Ask your operator for a new one.');
+  if (!user || user.disabledAt !== null)
+    throw new InvalidRequest('This link is not valid: it was already used, has expired, or was never issued. Ask your operator for a new one.');
   await deps.store.dashboard.setPassword(user.id, await hashPassword(password));
   await deps.store.dashboard.deleteUserSessions(user.id);
   // Other links the operator printed must not reset this password again.

@@ -90,7 +90,10 @@ export async function checkParentGraph(graph: ParentGraph): Promise<RowError[]> 
     const lines = cycle.filter((node) => node < rows.length).map((node) => rows[node]!.line);
     const path = describePath(cycle.map(label), graph.codeOf(idOf(cycle[0]!)));
     if (lines.length > 0) {
-      errors.push({ line: lines.reduce((a, b) => Math.min(a, b)), message: `parents form a cycle (→ means "has parent"): ${path}; remove one of these parents` });
+      errors.push({
+        line: lines.reduce((a, b) => Math.min(a, b)),
+        message: `parents form a cycle (→ means "has parent"): ${path}; remove one of these parents`,
+      });
     } else {
       // Stored before cycles were refused, and above this row: the graph would still hold it.
       errors.push({

@@ -177,7 +177,16 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
       effective_from: p.previous ? p.previous.effectiveFrom : req.effectiveDate,
       updated_at: now,
     };
-    codeWrites.push({ id: p.id, system: req.system, code: p.code, status: record.status, hash: contentHash(p.content), json: JSON.stringify(record), display: record.display, definition: record.definition });
+    codeWrites.push({
+      id: p.id,
+      system: req.system,
+      code: p.code,
+      status: record.status,
+      hash: contentHash(p.content),
+      json: JSON.stringify(record),
+      display: record.display,
+      definition: record.definition,
+    });
     if (repair) {
       counts.repaired++;
       continue;

@@ -93,9 +93,13 @@ function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscap
   }
 
   let parents: string[] = [];
-  if (typeof raw.parents === 'string') parents = raw.parents.split(';').map((p) => p.trim()).filter((p) => p !== '');
+  if (typeof raw.parents === 'string')
+    parents = raw.parents
+      .split(';')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
   else if (Array.isArray(raw.parents) && raw.parents.every((p) => typeof p === 'string')) {
-    parents = (raw.parents).map((p) => p.trim()).filter((p) => p !== '');
+    parents = raw.parents.map((p) => p.trim()).filter((p) => p !== '');
   } else if (raw.parents !== undefined && raw.parents !== null) problems.push('parents must be text or an array of codes');
   if (parents.includes(code) && code !== '') problems.push('a code cannot be its own parent');
   if (new Set(parents).size !== parents.length) problems.push('parents lists a code twice');
@@ -116,7 +120,7 @@ function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscap
     } else if (typeof value === 'string' && !wellFormed(value)) {
       problems.push(notUnicode(`attribute ${name}`));
     } else if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
-      attributes[name] = value === '' ? null : (value);
+      attributes[name] = value === '' ? null : value;
       rowText += name.length + (typeof value === 'string' ? value.length : 8);
     } else {
       problems.push(`attribute ${name} must be text, a number, true/false or null`);
@@ -170,7 +174,14 @@ async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<Pa
         errors.push({ line, message: `expected ${header.length} fields as in the header, found ${record.length}` });
         continue;
       }
-      const raw: RawRow = { code: undefined, display: undefined, definition: undefined, status: undefined, parents: undefined, attributes: Object.create(null) as RawRow['attributes'] };
+      const raw: RawRow = {
+        code: undefined,
+        display: undefined,
+        definition: undefined,
+        status: undefined,
+        parents: undefined,
+        attributes: Object.create(null) as RawRow['attributes'],
+      };
       for (let i = 0; i < header.length; i++) {
         const name = header[i]!;
         if (KNOWN.has(name)) (raw as unknown as Record<string, unknown>)[name] = record[i];

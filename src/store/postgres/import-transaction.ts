@@ -75,7 +75,14 @@ export class PostgresImportTransaction implements ImportTransaction {
         this.client,
         `INSERT INTO changes (id, code_id, system, type, effective_date, json)
          SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
-        [part.map((c) => c.id), part.map((c) => c.codeId), part.map((c) => c.system), part.map((c) => c.type), part.map((c) => c.effectiveDate), part.map((c) => c.json)],
+        [
+          part.map((c) => c.id),
+          part.map((c) => c.codeId),
+          part.map((c) => c.system),
+          part.map((c) => c.type),
+          part.map((c) => c.effectiveDate),
+          part.map((c) => c.json),
+        ],
       );
     }
   }
@@ -90,7 +97,14 @@ export class PostgresImportTransaction implements ImportTransaction {
         `INSERT INTO codes (id, system, code, status, hash, json)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
          ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
-        [part.map((c) => c.id), part.map((c) => c.system), part.map((c) => c.code), part.map((c) => c.status), part.map((c) => c.hash), part.map((c) => c.json)],
+        [
+          part.map((c) => c.id),
+          part.map((c) => c.system),
+          part.map((c) => c.code),
+          part.map((c) => c.status),
+          part.map((c) => c.hash),
+          part.map((c) => c.json),
+        ],
       );
       await writeSearchRows(this.client, part.map(searchRowOf));
     }

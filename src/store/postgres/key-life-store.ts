@@ -22,20 +22,23 @@ export class PostgresKeyLifeStore implements KeyLifeStore {
   }
 
   async shortenExpiry(keyId: string, expiresAt: string): Promise<boolean> {
-    const n = await exec(
-      this.pool,
-      'UPDATE api_keys SET expires_at = $1 WHERE id = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1)',
-      [expiresAt, keyId],
-    );
+    const n = await exec(this.pool, 'UPDATE api_keys SET expires_at = $1 WHERE id = $2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1)', [
+      expiresAt,
+      keyId,
+    ]);
     return n === 1;
   }
 
   async addExposure(e: NewExposure): Promise<void> {
-    await exec(
-      this.pool,
-      'INSERT INTO key_exposures (key_id, org_id, via, at, address, route, revoked) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [e.keyId, e.orgId, e.via, e.at, e.address, e.route, e.revoked],
-    );
+    await exec(this.pool, 'INSERT INTO key_exposures (key_id, org_id, via, at, address, route, revoked) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      e.keyId,
+      e.orgId,
+      e.via,
+      e.at,
+      e.address,
+      e.route,
+      e.revoked,
+    ]);
   }
 
   async listExposures(orgId: string, limit: number): Promise<Exposure[]> {

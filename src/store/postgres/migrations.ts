@@ -194,10 +194,13 @@ export async function migratePostgres(connection: PoolOptions, migrations: reado
     try {
       await exec(client, `SELECT pg_advisory_lock(${LOCK_KEY_SQL})`, [':codebook.migrate']);
       try {
-        await exec(client, `CREATE TABLE IF NOT EXISTS schema_migrations (
+        await exec(
+          client,
+          `CREATE TABLE IF NOT EXISTS schema_migrations (
           version    integer PRIMARY KEY,
           applied_at timestamptz NOT NULL DEFAULT now()
-        )`);
+        )`,
+        );
         const applied = new Set((await rows<{ version: number }>(client, 'SELECT version FROM schema_migrations')).map((r) => r.version));
         let count = 0;
         for (let i = 0; i < migrations.length; i++) {

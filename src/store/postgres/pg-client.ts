@@ -61,7 +61,8 @@ export function createPool(o: PoolOptions): pg.Pool {
 // 57014: a statement cancelled by statement_timeout (the database did not answer in time).
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P0|57014|58|3D000|28000|28P01)/;
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Connection refused|connection is closed|Client was closed/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Connection refused|connection is closed|Client was closed/i;
 
 export function isUnavailable(error: unknown): boolean {
   if (error instanceof StoreUnavailableError) return true;
@@ -179,7 +180,11 @@ async function endWithin(client: pg.Client, ms: number): Promise<void> {
 }
 
 /** Runs fn in a transaction on the client; rolls back on any throw. */
-export async function inTransaction<T, C extends pg.PoolClient | pg.Client>(client: C, markBroken: (error: Error) => void, fn: (client: C) => Promise<T>): Promise<T> {
+export async function inTransaction<T, C extends pg.PoolClient | pg.Client>(
+  client: C,
+  markBroken: (error: Error) => void,
+  fn: (client: C) => Promise<T>,
+): Promise<T> {
   try {
     await exec(client, 'BEGIN');
     const result = await fn(client);

@@ -7,14 +7,7 @@
  * is back.
  */
 import type pg from 'pg';
-import type {
-  ChangeKey,
-  ChangePageQuery,
-  CodePageQuery,
-  ImportTransaction,
-  RawPage,
-  Store,
-} from '../store.ts';
+import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store } from '../store.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { PostgresAccessStore } from './access-store.ts';
 import { PostgresKeyLifeStore } from './key-life-store.ts';
@@ -130,17 +123,19 @@ export class PostgresStore implements Store {
 
   /** On a connection of its own, without the requests' statement timeout: an import may take minutes. */
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
-    return withOwnConnection(this.connection, (connection, markBroken) => inTransaction(connection, markBroken, async (client) => {
-      await exec(client, `SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.importWaitMs))}`);
-      try {
-        await exec(client, `SELECT pg_advisory_xact_lock(${LOCK_KEY_SQL})`, [':codebook.import']);
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw error;
-        throw new Error(`another import held the import lock for more than ${Math.round(this.importWaitMs / 1000)} s`, { cause: error });
-      }
-      await exec(client, 'SET LOCAL lock_timeout = 0');
-      return fn(new PostgresImportTransaction(client));
-    }));
+    return withOwnConnection(this.connection, (connection, markBroken) =>
+      inTransaction(connection, markBroken, async (client) => {
+        await exec(client, `SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.importWaitMs))}`);
+        try {
+          await exec(client, `SELECT pg_advisory_xact_lock(${LOCK_KEY_SQL})`, [':codebook.import']);
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw error;
+          throw new Error(`another import held the import lock for more than ${Math.round(this.importWaitMs / 1000)} s`, { cause: error });
+        }
+        await exec(client, 'SET LOCAL lock_timeout = 0');
+        return fn(new PostgresImportTransaction(client));
+      }),
+    );
   }
 
   async getSetting(key: string): Promise<string | null> {

@@ -42,7 +42,14 @@ export async function writeSearchRows(client: Queryable, found: SearchRow[]): Pr
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t (id, system, status, code, display, words)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, folded_code = excluded.folded_code,
          folded_display = excluded.folded_display, words = excluded.words`,
-      [part.map((r) => r.id), part.map((r) => r.system), part.map((r) => r.status), part.map((r) => r.foldedCode), part.map((r) => r.foldedDisplay), part.map((r) => r.words)],
+      [
+        part.map((r) => r.id),
+        part.map((r) => r.system),
+        part.map((r) => r.status),
+        part.map((r) => r.foldedCode),
+        part.map((r) => r.foldedDisplay),
+        part.map((r) => r.words),
+      ],
     );
   }
 }
@@ -51,18 +58,23 @@ export async function writeSearchRows(client: Queryable, found: SearchRow[]): Pr
 export async function indexExistingCodes(client: pg.Client): Promise<void> {
   let after = '';
   for (;;) {
-    const found = (await client.query<[string, string, string, CodeStatus, string]>({
-      text: 'SELECT id, system, code, status, json FROM codes WHERE id > $1 ORDER BY id LIMIT $2',
-      values: [after, CHUNK],
-      rowMode: 'array',
-    })).rows;
+    const found = (
+      await client.query<[string, string, string, CodeStatus, string]>({
+        text: 'SELECT id, system, code, status, json FROM codes WHERE id > $1 ORDER BY id LIMIT $2',
+        values: [after, CHUNK],
+        rowMode: 'array',
+      })
+    ).rows;
     if (found.length === 0) return;
-    await writeSearchRows(client, found.map(([id, system, code, status, json]) => {
-      const record = JSON.parse(json) as { display?: unknown; definition?: unknown };
-      const display = typeof record.display === 'string' ? record.display : '';
-      const definition = typeof record.definition === 'string' ? record.definition : null;
-      return searchRowOf({ id, system, code, status, display, definition });
-    }));
+    await writeSearchRows(
+      client,
+      found.map(([id, system, code, status, json]) => {
+        const record = JSON.parse(json) as { display?: unknown; definition?: unknown };
+        const display = typeof record.display === 'string' ? record.display : '';
+        const definition = typeof record.definition === 'string' ? record.definition : null;
+        return searchRowOf({ id, system, code, status, display, definition });
+      }),
+    );
     after = found.at(-1)![0];
   }
 }
@@ -105,7 +117,12 @@ export async function searchPostgres(db: Queryable, q: CodeSearchQuery): Promise
       order = 's.folded_display, s.id';
     } else {
       select = 's.seq, c.json';
-      where.push(`s.words @@ ${p(tsquery(q.terms.words))}::tsquery`, `s.seq > ${p(after?.seq ?? 0)}`, `NOT ${prefix('folded_code')}`, `NOT ${prefix('folded_display')}`);
+      where.push(
+        `s.words @@ ${p(tsquery(q.terms.words))}::tsquery`,
+        `s.seq > ${p(after?.seq ?? 0)}`,
+        `NOT ${prefix('folded_code')}`,
+        `NOT ${prefix('folded_display')}`,
+      );
       order = 's.seq';
     }
     const sql = `SELECT ${select} FROM search_codes s JOIN codes c ON c.id = s.id WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $2`;

@@ -85,7 +85,11 @@ export class PostgresSystemsStore implements SystemsStore {
   }
 
   async pageReleases(system: string, afterSeq: number | null, limit: number): Promise<ReleaseInfo[]> {
-    const found = await rows(this.pool, `SELECT ${RELEASE_COLUMNS} FROM releases WHERE system = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [system, afterSeq ?? 0, limit]);
+    const found = await rows(this.pool, `SELECT ${RELEASE_COLUMNS} FROM releases WHERE system = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [
+      system,
+      afterSeq ?? 0,
+      limit,
+    ]);
     return found.map(releaseFromRow);
   }
 
@@ -112,7 +116,19 @@ export class PostgresReleaseTransaction implements ReleaseTransaction {
       this.client,
       `INSERT INTO releases (system, name, effective_date, mode, imported_at, added, revised, retired, reactivated, first_change_id, last_change_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [r.system, r.id, r.effectiveDate, r.mode, r.importedAt, r.counts.added, r.counts.revised, r.counts.retired, r.counts.reactivated, r.firstChangeId, r.lastChangeId],
+      [
+        r.system,
+        r.id,
+        r.effectiveDate,
+        r.mode,
+        r.importedAt,
+        r.counts.added,
+        r.counts.revised,
+        r.counts.retired,
+        r.counts.reactivated,
+        r.firstChangeId,
+        r.lastChangeId,
+      ],
     );
     const c = r.codeCounts;
     await exec(

@@ -120,10 +120,10 @@ export class SqlAccessStore implements AccessStore {
   /** Counts of the given windows for one organisation (missing windows: absent). */
   async loadCounters(orgId: string, windows: string[]): Promise<Map<string, number>> {
     if (windows.length === 0) return new Map();
-    const found = await this.sql.rows(
-      `SELECT window_key, count FROM limit_counters WHERE org_id = ? AND window_key IN (${placeholders(windows.length)})`,
-      [orgId, ...windows],
-    );
+    const found = await this.sql.rows(`SELECT window_key, count FROM limit_counters WHERE org_id = ? AND window_key IN (${placeholders(windows.length)})`, [
+      orgId,
+      ...windows,
+    ]);
     return new Map(found.map((r) => [String(r.window_key), Number(r.count)]));
   }
 

@@ -34,7 +34,8 @@ export async function whenUnlocked<T>(
   db: DatabaseSync,
   write: () => T,
   waitMs = WRITE_WAIT_MS,
-  timedOut: (cause: unknown) => Error = (cause) => new Error(`the database stayed locked by another writer for more than ${Math.round(waitMs / 1000)} s`, { cause }),
+  timedOut: (cause: unknown) => Error = (cause) =>
+    new Error(`the database stayed locked by another writer for more than ${Math.round(waitMs / 1000)} s`, { cause }),
 ): Promise<T> {
   const deadline = Date.now() + waitMs;
   for (let pause = 5; ; pause = Math.min(2 * pause, 100)) {

@@ -7,17 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { CodeStatus } from '../../domain/records.ts';
-import type {
-  ChangeKey,
-  ChangePageQuery,
-  ChangeWrite,
-  CodePageQuery,
-  CodeWrite,
-  ImportTransaction,
-  RawPage,
-  Store,
-  StoredCode,
-} from '../store.ts';
+import type { ChangeKey, ChangePageQuery, ChangeWrite, CodePageQuery, CodeWrite, ImportTransaction, RawPage, Store, StoredCode } from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
 import { storedCodeFromRow } from '../stored-code.ts';
 import { SqliteAccessStore } from './access-store.ts';
@@ -273,9 +263,7 @@ class SqliteImportTransaction implements ImportTransaction {
   }
 
   async writeChanges(changes: ChangeWrite[]): Promise<void> {
-    const stmt = this.db.prepare(
-      'INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+    const stmt = this.db.prepare('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES (?, ?, ?, ?, ?, ?)');
     for (const c of changes) stmt.run(c.id, c.codeId, c.system, c.type, c.effectiveDate, c.json);
   }
 

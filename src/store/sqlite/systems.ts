@@ -102,16 +102,32 @@ export class SqliteReleaseTransaction implements ReleaseTransaction {
   }
 
   async recordRelease(r: ReleaseWrite): Promise<void> {
-    this.db.prepare(
-      `INSERT INTO releases (system, name, effective_date, mode, imported_at, added, revised, retired, reactivated, first_change_id, last_change_id)
+    this.db
+      .prepare(
+        `INSERT INTO releases (system, name, effective_date, mode, imported_at, added, revised, retired, reactivated, first_change_id, last_change_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(r.system, r.id, r.effectiveDate, r.mode, r.importedAt, r.counts.added, r.counts.revised, r.counts.retired, r.counts.reactivated, r.firstChangeId, r.lastChangeId);
+      )
+      .run(
+        r.system,
+        r.id,
+        r.effectiveDate,
+        r.mode,
+        r.importedAt,
+        r.counts.added,
+        r.counts.revised,
+        r.counts.retired,
+        r.counts.reactivated,
+        r.firstChangeId,
+        r.lastChangeId,
+      );
     const c = r.codeCounts;
-    this.db.prepare(
-      `INSERT INTO systems (id, name, active, deprecated, retired, latest_release, latest_effective_date, updated_at)
+    this.db
+      .prepare(
+        `INSERT INTO systems (id, name, active, deprecated, retired, latest_release, latest_effective_date, updated_at)
        VALUES ($id, $id, $active, $deprecated, $retired, $release, $date, $now)
        ON CONFLICT (id) DO UPDATE SET active = $active, deprecated = $deprecated, retired = $retired, latest_release = $release,
          latest_effective_date = max(coalesce(latest_effective_date, ''), $date), updated_at = $now`,
-    ).run({ id: r.system, active: c.active, deprecated: c.deprecated, retired: c.retired, release: r.id, date: r.effectiveDate, now: r.importedAt });
+      )
+      .run({ id: r.system, active: c.active, deprecated: c.deprecated, retired: c.retired, release: r.id, date: r.effectiveDate, now: r.importedAt });
   }
 }

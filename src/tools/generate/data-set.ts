@@ -85,7 +85,9 @@ export function validateGenerateRequest(req: GenerateRequest): void {
   int(req.seed, 'seed', 0, 0xffffffff);
   const perRelease = req.dates === 1 ? 0 : Math.ceil((req.changes - req.codes) / (req.dates - 1));
   if (req.dates === 1 && req.changes !== req.codes) {
-    throw new InvalidRequest((name) => `with ${name('dates')} 1 there is only the first snapshot: ${name('changes')} must equal ${name('codes')} (${req.codes})`);
+    throw new InvalidRequest(
+      (name) => `with ${name('dates')} 1 there is only the first snapshot: ${name('changes')} must equal ${name('codes')} (${req.codes})`,
+    );
   }
   if (perRelease > req.codes) {
     throw new InvalidRequest(
@@ -158,7 +160,10 @@ export async function generateDataSet(req: GenerateRequest, onProgress: Generate
   const { seed } = req;
 
   // Systems too small to get a code are left out.
-  const sizes = split(req.codes, SYSTEMS.map((s) => s.share));
+  const sizes = split(
+    req.codes,
+    SYSTEMS.map((s) => s.share),
+  );
   const systems = SYSTEMS.map((spec, s) => ({ spec, s, size: sizes[s]! })).filter((x) => x.size > 0);
   const revision = systems.map((x) => new Uint16Array(x.size));
   const status = systems.map((x) => new Uint8Array(x.size));
@@ -210,10 +215,19 @@ export async function generateDataSet(req: GenerateRequest, onProgress: Generate
   }
 
   // Releases 2..D: deltas of distinct codes of each system.
-  const perRelease = req.dates > 1 ? split(req.changes - req.codes, Array.from({ length: req.dates - 1 }, () => 1)) : [];
+  const perRelease =
+    req.dates > 1
+      ? split(
+          req.changes - req.codes,
+          Array.from({ length: req.dates - 1 }, () => 1),
+        )
+      : [];
   for (let r = 2; r <= req.dates; r++) {
     const rnd = new Random(hash(seed, 0x5e1ec7, r));
-    const counts = split(perRelease[r - 2]!, systems.map((x) => x.size));
+    const counts = split(
+      perRelease[r - 2]!,
+      systems.map((x) => x.size),
+    );
     for (const [k, { spec, s, size }] of systems.entries()) {
       const count = counts[k]!;
       if (count === 0) continue;

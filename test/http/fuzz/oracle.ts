@@ -25,7 +25,11 @@ export class Coverage {
     if (code) this.codes.set(code, (this.codes.get(code) ?? 0) + 1);
   }
   summary(): string {
-    const sorted = (m: Map<string | number, number>) => [...m].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([k, n]) => `${k}:${n}`).join(' ');
+    const sorted = (m: Map<string | number, number>) =>
+      [...m]
+        .sort(([a], [b]) => String(a).localeCompare(String(b)))
+        .map(([k, n]) => `${k}:${n}`)
+        .join(' ');
     return `statuses ${sorted(this.statuses)}; codes ${sorted(this.codes)}; HTML error pages ${this.htmlErrors}`;
   }
 }

@@ -36,7 +36,11 @@ const mutations: Mutation[] = [
   { name: 'chunked body', malformed: false, apply: (d) => void (d.framing = 'chunked') },
   { name: 'Expect: 100-continue', malformed: false, apply: (d) => void d.headers.push('Expect: 100-continue') },
   { name: 'many headers', malformed: false, apply: (d) => d.headers.push(...Array.from({ length: 90 }, (_, i) => `X-Many-${i}: ${i}`)) },
-  { name: 'upgrade', malformed: false, apply: (d) => d.headers.push('Upgrade: websocket', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version: 13') },
+  {
+    name: 'upgrade',
+    malformed: false,
+    apply: (d) => d.headers.push('Upgrade: websocket', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version: 13'),
+  },
   { name: 'absolute-form target', malformed: true, apply: (d) => void (d.target = `http://fuzz${d.target}`) },
   { name: 'bad version', malformed: true, apply: (d) => void (d.version = 'HTTP/1.2') },
   { name: 'HTTP/2.0', malformed: true, apply: (d) => void (d.version = 'HTTP/2.0') },
@@ -50,12 +54,25 @@ const mutations: Mutation[] = [
   { name: 'space in the target', malformed: true, apply: (d) => void (d.target = `${d.target} x`) },
   { name: 'bare LF', malformed: true, apply: (d) => void (d.eol = '\n') },
   { name: 'two Content-Lengths', malformed: true, apply: (d) => void d.headers.push(`Content-Length: ${d.body.length + 1}`) },
-  { name: 'Content-Length and chunked', malformed: true, apply: (d) => void (d.framing = 'chunked', d.headers.push(`Content-Length: ${d.body.length}`)) },
-  { name: 'bad chunk size', malformed: true, apply: (d) => void ((d.framing = 'none'), d.headers.push('Transfer-Encoding: chunked'), (d.body = Buffer.from('zz\r\nabc\r\n0\r\n\r\n'))) },
+  { name: 'Content-Length and chunked', malformed: true, apply: (d) => void ((d.framing = 'chunked'), d.headers.push(`Content-Length: ${d.body.length}`)) },
+  {
+    name: 'bad chunk size',
+    malformed: true,
+    apply: (d) => void ((d.framing = 'none'), d.headers.push('Transfer-Encoding: chunked'), (d.body = Buffer.from('zz\r\nabc\r\n0\r\n\r\n'))),
+  },
   { name: 'huge header', malformed: true, apply: (d) => void d.headers.push(`X-Huge: ${'h'.repeat(20_000)}`) },
   { name: 'negative Content-Length', malformed: true, apply: (d) => void ((d.framing = 'none'), d.headers.push('Content-Length: -1')) },
-  { name: 'short Content-Length (the rest is pipelined)', malformed: true, apply: (d) => void ((d.framing = 'none'), d.headers.push(`Content-Length: ${Math.floor(d.body.length / 2)}`)) },
-  { name: 'long Content-Length', malformed: true, incomplete: true, apply: (d) => void ((d.framing = 'none'), d.headers.push(`Content-Length: ${d.body.length + 10}`)) },
+  {
+    name: 'short Content-Length (the rest is pipelined)',
+    malformed: true,
+    apply: (d) => void ((d.framing = 'none'), d.headers.push(`Content-Length: ${Math.floor(d.body.length / 2)}`)),
+  },
+  {
+    name: 'long Content-Length',
+    malformed: true,
+    incomplete: true,
+    apply: (d) => void ((d.framing = 'none'), d.headers.push(`Content-Length: ${d.body.length + 10}`)),
+  },
 ];
 
 export interface RawRequest {

@@ -31,7 +31,35 @@ const wildText = fc.oneof(
   fc.string({ maxLength: 24 }),
   fc.string({ unit: 'grapheme', maxLength: 8 }),
   fc.string({ unit: 'binary', maxLength: 8 }),
-  fc.constantFrom('', '..', '.', '%00', '\u0000', '%', '%Z', '%ZZ', '%E9', '%C3%A9', '%C3', '%2F', '%2e%2e', '%u00e9', 'é', '😀', '\ud800', ' ', '+', '#', ';', '*', '?', '&', '=', '\\', '..%2F..'),
+  fc.constantFrom(
+    '',
+    '..',
+    '.',
+    '%00',
+    '\u0000',
+    '%',
+    '%Z',
+    '%ZZ',
+    '%E9',
+    '%C3%A9',
+    '%C3',
+    '%2F',
+    '%2e%2e',
+    '%u00e9',
+    'é',
+    '😀',
+    '\ud800',
+    ' ',
+    '+',
+    '#',
+    ';',
+    '*',
+    '?',
+    '&',
+    '=',
+    '\\',
+    '..%2F..',
+  ),
   fc.constantFrom('x'.repeat(3000), '%41'.repeat(2000), 'é'.repeat(1000)),
 );
 
@@ -62,7 +90,11 @@ function pathArbitrary(t: FuzzTarget, route: Route): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.constantFrom(...t.codeIds) },
     { weight: 3, arbitrary: anyEncoding(wildText) },
   );
-  const keyId = fc.oneof(fc.constantFrom(...t.spareKeyIds), alnum(16).map((s) => `key_${s}`), anyEncoding(wildText));
+  const keyId = fc.oneof(
+    fc.constantFrom(...t.spareKeyIds),
+    alnum(16).map((s) => `key_${s}`),
+    anyEncoding(wildText),
+  );
   const tail = fc.array(anyEncoding(wildText), { maxLength: 4 }).map((segments) => segments.join('/'));
   const filled = fc.tuple(codeId, keyId, tail).map(([code, key, rest]) => route.path.replace(':code_id', code).replace(':id', key).replace('*', rest));
   const mutation = fc.constantFrom(
@@ -76,7 +108,9 @@ function pathArbitrary(t: FuzzTarget, route: Route): fc.Arbitrary<string> {
     (p: string) => `${p}/%00`,
     (p: string) => `${p};x=1`,
   );
-  const unknown = fc.array(fc.oneof(fc.constantFrom('v1', 'v2', 'dashboard', 'docs', 'codes', 'changes', 'keys', 'assets'), anyEncoding(wildText)), { maxLength: 5 }).map((s) => `/${s.join('/')}`);
+  const unknown = fc
+    .array(fc.oneof(fc.constantFrom('v1', 'v2', 'dashboard', 'docs', 'codes', 'changes', 'keys', 'assets'), anyEncoding(wildText)), { maxLength: 5 })
+    .map((s) => `/${s.join('/')}`);
   return fc.oneof(
     { weight: 8, arbitrary: filled },
     { weight: 2, arbitrary: fc.tuple(filled, mutation).map(([p, mutate]) => mutate(p)) },
@@ -111,8 +145,13 @@ function queryArbitrary(t: FuzzTarget, route: Route): fc.Arbitrary<string | null
   );
   const unknownName = fc.constantFrom('offset', 'page', 'x', 'Limit', 'limit[]', 'a[b]', '__proto__', 'constructor', 'hasOwnProperty', 'api_key', '');
   const own = (t.queryParams.get(route.path) ?? []).filter((name) => name in known);
-  const knownName = own.length > 0 ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...own) }, { weight: 1, arbitrary: fc.constantFrom(...Object.keys(known)) }) : fc.constantFrom(...Object.keys(known));
-  const knownPair = knownName.chain((name) => fc.tuple(fc.constant(name), fc.oneof({ weight: 5, arbitrary: known[name]! }, { weight: 1, arbitrary: wildValue })));
+  const knownName =
+    own.length > 0
+      ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...own) }, { weight: 1, arbitrary: fc.constantFrom(...Object.keys(known)) })
+      : fc.constantFrom(...Object.keys(known));
+  const knownPair = knownName.chain((name) =>
+    fc.tuple(fc.constant(name), fc.oneof({ weight: 5, arbitrary: known[name]! }, { weight: 1, arbitrary: wildValue })),
+  );
   const pair = fc.oneof(
     { weight: 12, arbitrary: fc.tuple(knownPair, fc.nat(3)).map(([[n, v], how]) => `${n}=${encoded(v, how === 3 ? 1 : how)}`) },
     { weight: 2, arbitrary: fc.tuple(unknownName, anyEncoding(wildValue)).map(([n, v]) => `${n}=${v}`) },
@@ -120,7 +159,10 @@ function queryArbitrary(t: FuzzTarget, route: Route): fc.Arbitrary<string | null
     { weight: 1, arbitrary: fc.oneof(fc.constantFrom(...Object.keys(known)), unknownName) },
     { weight: 1, arbitrary: fc.constantFrom('', '=', '==', '&', '=x', 'limit=1&limit=2', 'limit=1%') },
   );
-  return fc.option(fc.array(pair, { minLength: 1, maxLength: 4 }).map((pairs) => pairs.join('&')), { freq: 3 });
+  return fc.option(
+    fc.array(pair, { minLength: 1, maxLength: 4 }).map((pairs) => pairs.join('&')),
+    { freq: 3 },
+  );
 }
 
 function headersArbitrary(t: FuzzTarget): fc.Arbitrary<[string, string][]> {
@@ -135,14 +177,31 @@ function headersArbitrary(t: FuzzTarget): fc.Arbitrary<[string, string][]> {
     { weight: 1, arbitrary: fc.constant<[string, string][]>([]) },
     { weight: 10, arbitrary: key.map((k): [string, string][] => [['authorization', `Bearer ${k}`]]) },
     { weight: 3, arbitrary: key.map((k): [string, string][] => [['x-api-key', k]]) },
-    { weight: 1, arbitrary: fc.tuple(key, key).map(([a, b]): [string, string][] => [['authorization', `Bearer ${a}`], ['x-api-key', b]]) },
-    { weight: 1, arbitrary: fc.tuple(key, key).map(([a, b]): [string, string][] => [['authorization', `Bearer ${a}`], ['authorization', `Bearer ${b}`]]) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom('bearer', 'BEARER', 'Basic', 'Token', 'Bearer  ', '', 'Bearer\t'), key).map(([scheme, k]): [string, string][] => [['authorization', `${scheme} ${k}`]]),
+      arbitrary: fc.tuple(key, key).map(([a, b]): [string, string][] => [
+        ['authorization', `Bearer ${a}`],
+        ['x-api-key', b],
+      ]),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(key, key).map(([a, b]): [string, string][] => [
+        ['authorization', `Bearer ${a}`],
+        ['authorization', `Bearer ${b}`],
+      ]),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('bearer', 'BEARER', 'Basic', 'Token', 'Bearer  ', '', 'Bearer\t'), key)
+        .map(([scheme, k]): [string, string][] => [['authorization', `${scheme} ${k}`]]),
     },
   );
-  const printable = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('', ' ', 'é', 'x'.repeat(8000), '*/*', 'gzip', 'close', 'keep-alive', '100-continue', 'bytes=0-10'));
+  const printable = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom('', ' ', 'é', 'x'.repeat(8000), '*/*', 'gzip', 'close', 'keep-alive', '100-continue', 'bytes=0-10'),
+  );
   const session = fc.constantFrom(...t.sessions);
   const cookie = fc.oneof(
     session.map((s) => `cb_session=${s.cookie}`),
@@ -152,9 +211,46 @@ function headersArbitrary(t: FuzzTarget): fc.Arbitrary<[string, string][]> {
     printable,
   );
   const other = fc.oneof(
-    fc.tuple(fc.constant('content-type'), fc.constantFrom('application/json', 'application/json; charset=utf-16', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json;;;', '', '*/*', 'application/octet-stream', 'text/html; charset=utf-7')),
+    fc.tuple(
+      fc.constant('content-type'),
+      fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-16',
+        'APPLICATION/JSON',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/json;;;',
+        '',
+        '*/*',
+        'application/octet-stream',
+        'text/html; charset=utf-7',
+      ),
+    ),
     fc.tuple(fc.constant('accept-encoding'), fc.constantFrom('gzip', 'br', 'deflate', 'zstd', '*', 'identity;q=0', 'gzip;q=2', ', ,', '')),
-    fc.tuple(fc.constantFrom('accept', 'accept-language', 'user-agent', 'origin', 'referer', 'if-none-match', 'if-modified-since', 'range', 'x-forwarded-for', 'x-forwarded-proto', 'forwarded', 'x-http-method-override', 'request-id', 'x-request-id', 'content-encoding', 'upgrade', 'accept-version', 'x-custom'), printable),
+    fc.tuple(
+      fc.constantFrom(
+        'accept',
+        'accept-language',
+        'user-agent',
+        'origin',
+        'referer',
+        'if-none-match',
+        'if-modified-since',
+        'range',
+        'x-forwarded-for',
+        'x-forwarded-proto',
+        'forwarded',
+        'x-http-method-override',
+        'request-id',
+        'x-request-id',
+        'content-encoding',
+        'upgrade',
+        'accept-version',
+        'x-custom',
+      ),
+      printable,
+    ),
     fc.tuple(fc.constant('cookie'), cookie),
   );
   return fc.tuple(auth, fc.array(other, { maxLength: 5 })).map(([a, rest]) => [...a, ...rest]);
@@ -168,7 +264,11 @@ interface Body {
 function bodyArbitrary(t: FuzzTarget): fc.Arbitrary<Body> {
   const field = fc.tuple(
     fc.constantFrom('_csrf', 'email', 'password', 'name', 'mode', 'nonce', 'current', 'next', 'confirm', 'token', 'x', '_csrf'),
-    fc.oneof(fc.constantFrom(LOGIN_CSRF, t.email, 'live', 'test', 'twelve chars or more', ''), fc.constantFrom(...t.sessions).map((s) => s.csrf), wildText),
+    fc.oneof(
+      fc.constantFrom(LOGIN_CSRF, t.email, 'live', 'test', 'twelve chars or more', ''),
+      fc.constantFrom(...t.sessions).map((s) => s.csrf),
+      wildText,
+    ),
   );
   const form = fc.array(field, { maxLength: 8 }).map((fields): Body => ({
     contentType: 'application/x-www-form-urlencoded',

@@ -59,11 +59,14 @@ export const FUZZ_PASSWORD = 'the right password, never generated';
 export async function fuzzTarget(): Promise<FuzzTarget> {
   const ctx = await createTestContext();
   const codes = ['A', 'A.1', 'B', 'x/y', 'é', 'Z 9'];
-  await ctx.importRows(codes.map((code) => ({ code, display: `Code ${code}`, parents: code === 'A.1' ? 'A' : '' })), {
-    system: 'demo',
-    release: 'r1',
-    effectiveDate: '2024-01-01',
-  });
+  await ctx.importRows(
+    codes.map((code) => ({ code, display: `Code ${code}`, parents: code === 'A.1' ? 'A' : '' })),
+    {
+      system: 'demo',
+      release: 'r1',
+      effectiveDate: '2024-01-01',
+    },
+  );
   await ctx.importRows([{ code: 'A', display: 'Code A, revised' }], { system: 'demo', release: 'r2', effectiveDate: '2024-02-01' });
 
   const admin = ctx.deps.admin;
@@ -87,7 +90,9 @@ export async function fuzzTarget(): Promise<FuzzTarget> {
     cursors.push((await ctx.get(url)).json().pagination.next_cursor);
   }
 
-  const openapi = (await ctx.app.inject({ url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> }>();
+  const openapi = (await ctx.app.inject({ url: '/openapi.json' })).json<{
+    paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+  }>();
   const queryParams = new Map(
     Object.entries(openapi.paths).map(([path, operations]) => [
       path.replace(/\{(\w+)\}/g, ':$1'),
