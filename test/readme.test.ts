@@ -97,6 +97,7 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   'npm install && npm test': 'this test is part of npm test',
   'npm test': 'this test is part of npm test',
   'npm run check': '.ci/run runs it',
+  'npm run format': 'it rewrites files; npm run check runs prettier --check, and .ci/run runs that',
   'npm run coverage': 'it runs the whole suite, this test among it',
   'npm ci --omit=dev': '.ci/production-smoke runs the production install',
   'npm start': 'this test starts the server with the start script of package.json; .ci/production-smoke runs npm start itself',

@@ -44,36 +44,27 @@ export function usageChart(month: string, days: { day: string; byOutcome: Record
     const label = `${month}-${String(day).padStart(2, '0')}: ${total} requests (${OUTCOMES.map((o) => `${OUTCOME_LABELS[o]} ${counts[o] ?? 0}`).join(', ')})`;
     const parts = OUTCOMES.filter((o) => (counts[o] ?? 0) > 0).map((o) => {
       const value = counts[o]!;
-      const rect = html`<rect
-        class="o-${o}"
-        x="${x.toFixed(1)}"
-        y="${y(base + value).toFixed(1)}"
-        width="${barWidth.toFixed(1)}"
-        height="${(y(base) - y(base + value)).toFixed(1)}"
-      ></rect>`;
+      const rect = html`<rect class="o-${o}" x="${x.toFixed(1)}" y="${y(base + value).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(y(base) - y(base + value)).toFixed(1)}"></rect>`;
       base += value;
       return rect;
     });
     bars.push(html`<g><title>${label}</title>${parts}</g>`);
   }
   const ticks = [0, max / 2, max].map(
-    (v) =>
-      html`<line class="grid" x1="${LEFT}" x2="${WIDTH}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"></line>
-        <text class="axis" x="${LEFT - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v.toLocaleString('en')}</text>`,
+    (v) => html`<line class="grid" x1="${LEFT}" x2="${WIDTH}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"></line>
+      <text class="axis" x="${LEFT - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${v.toLocaleString('en')}</text>`,
   );
   const dayLabels = [1, 8, 15, 22, daysInMonth].map(
     (d) => html`<text class="axis" x="${(LEFT + (d - 0.5) * slot).toFixed(1)}" y="${HEIGHT - 8}" text-anchor="middle">${d}</text>`,
   );
   const total = days.reduce((sum, d) => sum + OUTCOMES.reduce((s, o) => s + (d.byOutcome[o] ?? 0), 0), 0);
   return html`<figure class="chart">
-    <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title">
-      <title id="chart-title">Requests per day in ${month}, by outcome: ${total} in all</title>
-      ${ticks}${dayLabels}${bars}
-    </svg>
-    <figcaption>
-      <ul class="legend">
-        ${OUTCOMES.map((o) => html`<li><span class="swatch o-${o}" aria-hidden="true"></span>${OUTCOME_LABELS[o]}</li>`)}
-      </ul>
-    </figcaption>
-  </figure>`;
+  <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title">
+    <title id="chart-title">Requests per day in ${month}, by outcome: ${total} in all</title>
+    ${ticks}${dayLabels}${bars}
+  </svg>
+  <figcaption>
+    <ul class="legend">${OUTCOMES.map((o) => html`<li><span class="swatch o-${o}" aria-hidden="true"></span>${OUTCOME_LABELS[o]}</li>`)}</ul>
+  </figcaption>
+</figure>`;
 }

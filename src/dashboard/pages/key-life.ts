@@ -25,38 +25,29 @@ export function keyStateCell(k: ApiKeyInfo, nowMs: number): SafeHtml {
 
 /** The create form's expiry: never, 30, 90 or 365 days, or a date. */
 export function expiryFields(): SafeHtml {
-  return html`<div class="field">
-      <label for="expires">Expires</label>
+  return html`<div class="field"><label for="expires">Expires</label>
       <select id="expires" name="expires">
         <option value="never" selected>Never</option>
         ${EXPIRY_DAYS.map((d) => html`<option value="${d}d">In ${d} days</option>`)}
         <option value="date">On a date…</option>
-      </select>
-    </div>
-    <div class="field"><label for="expires_on">Date (with "On a date")</label><input id="expires_on" name="expires_on" type="date" /></div>`;
+      </select></div>
+    <div class="field"><label for="expires_on">Date (with "On a date")</label><input id="expires_on" name="expires_on" type="date"></div>`;
 }
 
 /** The banner of every organisation page while a key that leaked still works. */
 export function exposureBanner(warnings: ExposureWarning[]): SafeHtml | undefined {
   if (warnings.length === 0) return undefined;
   return html`<section class="banner" role="alert" aria-labelledby="exposed-h">
-    <strong id="exposed-h">${warnings.length === 1 ? 'A key has been exposed' : 'Keys have been exposed'}</strong>
-    <ul>
-      ${warnings.map(
-        ({ key, exposure }) =>
-          html`<li>
-            Key <code>${key.displayPrefix}…</code> (${key.name}) was sent ${VIA_TEXT[exposure.via]} on
-            <time datetime="${exposure.at}">${minute(exposure.at)}</time> from
-            ${exposure.address}${
-              key.expiresAt === null
-                ? html`: <a href="/dashboard/keys/${key.id}/roll">roll it</a>.`
-                : html`; it stops working at <time datetime="${key.expiresAt}">${minute(key.expiresAt)}</time>.
-                    <a href="/dashboard/keys/${key.id}/revoke">Revoke it now</a> once its successor is in place.`
-            }
-          </li>`,
-      )}
-    </ul>
-  </section>`;
+  <strong id="exposed-h">${warnings.length === 1 ? 'A key has been exposed' : 'Keys have been exposed'}</strong>
+  <ul>${warnings.map(
+    ({ key, exposure }) =>
+      html`<li>Key <code>${key.displayPrefix}…</code> (${key.name}) was sent ${VIA_TEXT[exposure.via]} on <time datetime="${exposure.at}">${minute(exposure.at)}</time> from ${exposure.address}${
+        key.expiresAt === null
+          ? html`: <a href="/dashboard/keys/${key.id}/roll">roll it</a>.`
+          : html`; it stops working at <time datetime="${key.expiresAt}">${minute(key.expiresAt)}</time>. <a href="/dashboard/keys/${key.id}/revoke">Revoke it now</a> once its successor is in place.`
+      }</li>`,
+  )}</ul>
+</section>`;
 }
 
 export function rollConfirmPage(session: ActiveSession, key: ApiKeyInfo, error?: string): string {
@@ -64,27 +55,23 @@ export function rollConfirmPage(session: ActiveSession, key: ApiKeyInfo, error?:
     title: 'Roll key',
     session,
     current: 'keys',
-    body: html` <section class="card">
-      ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
-      <p>
-        Roll <strong>${key.name}</strong> (<code>${key.displayPrefix}…</code>, ${key.mode})? A new key with the same name and mode is created and shown once.
-        The old key keeps working until the grace period ends, then every request with it is refused.
-      </p>
-      <form method="post" action="/dashboard/keys/${key.id}/roll" class="row">
-        ${csrfField(session.csrfToken)}
-        <div class="field">
-          <label for="grace">The old key stops working</label>
-          <select id="grace" name="grace">
-            <option value="now">Now</option>
-            <option value="1h">In 1 hour</option>
-            <option value="24h" selected>In 24 hours</option>
-            <option value="7d">In 7 days</option>
-          </select>
-        </div>
-        <button type="submit">Roll key</button>
-        <a href="/dashboard/keys">Cancel</a>
-      </form>
-    </section>`,
+    body: html`
+<section class="card">
+  ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+  <p>Roll <strong>${key.name}</strong> (<code>${key.displayPrefix}…</code>, ${key.mode})? A new key with the same name and mode is created and shown once. The old key keeps working until the grace period ends, then every request with it is refused.</p>
+  <form method="post" action="/dashboard/keys/${key.id}/roll" class="row">
+    ${csrfField(session.csrfToken)}
+    <div class="field"><label for="grace">The old key stops working</label>
+      <select id="grace" name="grace">
+        <option value="now">Now</option>
+        <option value="1h">In 1 hour</option>
+        <option value="24h" selected>In 24 hours</option>
+        <option value="7d">In 7 days</option>
+      </select></div>
+    <button type="submit">Roll key</button>
+    <a href="/dashboard/keys">Cancel</a>
+  </form>
+</section>`,
   });
 }
 
@@ -93,18 +80,16 @@ export function rolledPage(session: ActiveSession, key: string, info: ApiKeyInfo
     title: 'Your new API key',
     session,
     current: 'keys',
-    body: html` <section class="card">
-      <p class="warning" role="alert"><strong>Copy this key now.</strong> It is shown only this once and cannot be shown again, by anyone.</p>
-      <label for="new-key">${info.name} (${info.mode}), successor of ${previous.displayPrefix}…</label>
-      <div class="copy">
-        <textarea id="new-key" class="key" readonly rows="1" spellcheck="false" autocomplete="off" data-testid="new-key">${key}</textarea>
-        <button type="button" data-copy="new-key">Copy</button>
-      </div>
-      <p data-testid="grace-end">
-        The old key <code>${previous.displayPrefix}…</code> works until
-        <time datetime="${previous.expiresAt ?? ''}">${previous.expiresAt ? minute(previous.expiresAt) : 'now'}</time>; deploy the new one before then.
-      </p>
-      <p><a href="/dashboard/keys">Done</a></p>
-    </section>`,
+    body: html`
+<section class="card">
+  <p class="warning" role="alert"><strong>Copy this key now.</strong> It is shown only this once and cannot be shown again, by anyone.</p>
+  <label for="new-key">${info.name} (${info.mode}), successor of ${previous.displayPrefix}…</label>
+  <div class="copy">
+    <textarea id="new-key" class="key" readonly rows="1" spellcheck="false" autocomplete="off" data-testid="new-key">${key}</textarea>
+    <button type="button" data-copy="new-key">Copy</button>
+  </div>
+  <p data-testid="grace-end">The old key <code>${previous.displayPrefix}…</code> works until <time datetime="${previous.expiresAt ?? ''}">${previous.expiresAt ? minute(previous.expiresAt) : 'now'}</time>; deploy the new one before then.</p>
+  <p><a href="/dashboard/keys">Done</a></p>
+</section>`,
   });
 }

@@ -26,73 +26,55 @@ export function keysPage(
   life: KeysPageLife = { now: Date.now() },
 ): string {
   const rows = keys.map(
-    (k) =>
-      html`<tr>
-        <td data-label="Name">${k.name}</td>
-        <td data-label="Key"><code>${k.displayPrefix}…</code></td>
-        <td data-label="Mode">${k.mode}</td>
-        <td data-label="Created">${when(k.createdAt)}</td>
-        <td data-label="Last used">${when(k.lastUsedAt)}</td>
-        <td data-label="State">${keyStateCell(k, life.now)}</td>
-        <td class="actions">
-          ${
-            keyState(k, life.now) === 'active'
-              ? html`<a class="action" href="/dashboard/keys/${k.id}/roll" aria-label="Roll ${k.name}">Roll</a>
-                  <a class="action" href="/dashboard/keys/${k.id}/revoke" aria-label="Revoke ${k.name}">Revoke</a>`
-              : ''
-          }
-        </td>
-      </tr>`,
+    (k) => html`<tr>
+      <td data-label="Name">${k.name}</td>
+      <td data-label="Key"><code>${k.displayPrefix}…</code></td>
+      <td data-label="Mode">${k.mode}</td>
+      <td data-label="Created">${when(k.createdAt)}</td>
+      <td data-label="Last used">${when(k.lastUsedAt)}</td>
+      <td data-label="State">${keyStateCell(k, life.now)}</td>
+      <td class="actions">${
+        keyState(k, life.now) === 'active'
+          ? html`<a class="action" href="/dashboard/keys/${k.id}/roll" aria-label="Roll ${k.name}">Roll</a> <a class="action" href="/dashboard/keys/${k.id}/revoke" aria-label="Revoke ${k.name}">Revoke</a>`
+          : ''
+      }</td>
+    </tr>`,
   );
   return page({
     title: 'API keys',
     session,
     current: 'keys',
     banner: life.banner,
-    body: html` ${notice ? html`<p class="notice" role="status">${notice}</p>` : ''} ${errorBox(error)}
-      <section class="card" aria-labelledby="new-h">
-        <h2 id="new-h">Create a key</h2>
-        <form method="post" action="/dashboard/keys" class="row">
-          ${csrfField(session.csrfToken)}
-          <input type="hidden" name="nonce" value="${nonce}" />
-          <div><label for="name">Name</label><input id="name" name="name" maxlength="100" placeholder="e.g. production server" /></div>
-          <fieldset>
-            <legend>Mode</legend>
-            <label><input type="radio" name="mode" value="live" checked /> Live</label>
-            ${plan.testKeysAllowed ? html`<label><input type="radio" name="mode" value="test" /> Test</label>` : html`<span class="hint">Your plan does not include test keys.</span>`}
-          </fieldset>
-          ${expiryFields()}
-          <button type="submit">Create key</button>
-        </form>
-      </section>
-      <section class="card" aria-labelledby="list-h">
-        <h2 id="list-h">Keys</h2>
-        ${
-          keys.length === 0
-            ? html`<p>No keys yet.</p>`
-            : html`<div class="scroll">
-                <table class="stack">
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Key</th>
-                      <th scope="col">Mode</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last used</th>
-                      <th scope="col">State</th>
-                      <th scope="col"><span class="visually-hidden">Actions</span></th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${rows}
-                  </tbody>
-                </table>
-              </div>`
-        }
-        <p class="hint">
-          Keys are shown in full only once, when they are created. Send them as <code>Authorization: Bearer &lt;key&gt;</code> from your server.
-        </p>
-      </section>`,
+    body: html`
+${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
+${errorBox(error)}
+<section class="card" aria-labelledby="new-h">
+  <h2 id="new-h">Create a key</h2>
+  <form method="post" action="/dashboard/keys" class="row">
+    ${csrfField(session.csrfToken)}
+    <input type="hidden" name="nonce" value="${nonce}">
+    <div><label for="name">Name</label><input id="name" name="name" maxlength="100" placeholder="e.g. production server"></div>
+    <fieldset>
+      <legend>Mode</legend>
+      <label><input type="radio" name="mode" value="live" checked> Live</label>
+      ${plan.testKeysAllowed ? html`<label><input type="radio" name="mode" value="test"> Test</label>` : html`<span class="hint">Your plan does not include test keys.</span>`}
+    </fieldset>
+    ${expiryFields()}
+    <button type="submit">Create key</button>
+  </form>
+</section>
+<section class="card" aria-labelledby="list-h">
+  <h2 id="list-h">Keys</h2>
+  ${
+    keys.length === 0
+      ? html`<p>No keys yet.</p>`
+      : html`<div class="scroll"><table class="stack">
+    <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Mode</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody>${rows}</tbody>
+  </table></div>`
+  }
+  <p class="hint">Keys are shown in full only once, when they are created. Send them as <code>Authorization: Bearer &lt;key&gt;</code> from your server.</p>
+</section>`,
   });
 }
 
@@ -101,18 +83,17 @@ export function keyCreatedPage(session: ActiveSession, key: string, info: ApiKey
     title: 'Your new API key',
     session,
     current: 'keys',
-    body: html` <section class="card">
-      <p class="warning" role="alert">
-        <strong>Copy this key now.</strong> It is shown only this once and cannot be shown again, by anyone. If you lose it, revoke it and create a new one.
-      </p>
-      <label for="new-key">${info.name} (${info.mode})</label>
-      <div class="copy">
-        <textarea id="new-key" class="key" readonly rows="1" spellcheck="false" autocomplete="off" data-testid="new-key">${key}</textarea>
-        <button type="button" data-copy="new-key">Copy</button>
-      </div>
-      <p class="hint">Use it as <code>Authorization: Bearer &lt;key&gt;</code>. Never put it in a URL or in a web page.</p>
-      <p><a href="/dashboard/keys">Done</a></p>
-    </section>`,
+    body: html`
+<section class="card">
+  <p class="warning" role="alert"><strong>Copy this key now.</strong> It is shown only this once and cannot be shown again, by anyone. If you lose it, revoke it and create a new one.</p>
+  <label for="new-key">${info.name} (${info.mode})</label>
+  <div class="copy">
+    <textarea id="new-key" class="key" readonly rows="1" spellcheck="false" autocomplete="off" data-testid="new-key">${key}</textarea>
+    <button type="button" data-copy="new-key">Copy</button>
+  </div>
+  <p class="hint">Use it as <code>Authorization: Bearer &lt;key&gt;</code>. Never put it in a URL or in a web page.</p>
+  <p><a href="/dashboard/keys">Done</a></p>
+</section>`,
   });
 }
 
@@ -121,16 +102,14 @@ export function revokeConfirmPage(session: ActiveSession, key: ApiKeyInfo): stri
     title: 'Revoke key',
     session,
     current: 'keys',
-    body: html` <section class="card">
-      <p>
-        Revoke <strong>${key.name}</strong> (<code>${key.displayPrefix}…</code>, ${key.mode})? Every request that uses it will be refused from the next one on.
-        This cannot be undone.
-      </p>
-      <form method="post" action="/dashboard/keys/${key.id}/revoke" class="row">
-        ${csrfField(session.csrfToken)}
-        <button type="submit" class="danger">Revoke key</button>
-        <a href="/dashboard/keys">Cancel</a>
-      </form>
-    </section>`,
+    body: html`
+<section class="card">
+  <p>Revoke <strong>${key.name}</strong> (<code>${key.displayPrefix}…</code>, ${key.mode})? Every request that uses it will be refused from the next one on. This cannot be undone.</p>
+  <form method="post" action="/dashboard/keys/${key.id}/revoke" class="row">
+    ${csrfField(session.csrfToken)}
+    <button type="submit" class="danger">Revoke key</button>
+    <a href="/dashboard/keys">Cancel</a>
+  </form>
+</section>`,
   });
 }
