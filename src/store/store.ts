@@ -9,6 +9,7 @@
 import type { ChangeType, CodeContent, CodeStatus } from '../domain/records.ts';
 import type { AccessStore, UsageStore } from './access-store.ts';
 import type { DashboardStore } from './dashboard-store.ts';
+import type { NavigationStore, NavigationWriter } from './navigation-store.ts';
 
 export interface CodePageQuery {
   /** Exclusive lower bound on id (binary order). */
@@ -32,6 +33,8 @@ export interface ChangePageQuery {
   type: ChangeType | null;
   effectiveFrom: string | null;
   effectiveTo: string | null;
+  /** Only changes of this release (the import that produced them). */
+  release?: string | null;
 }
 
 /** A page as the store returns it: the records' JSON joined by commas. */
@@ -94,6 +97,8 @@ export interface ImportTransaction {
   nextChangeId(): Promise<number>;
   writeChanges(changes: ChangeWrite[]): Promise<void>;
   writeCodes(codes: CodeWrite[]): Promise<void>;
+  /** Hierarchy and version writes. */
+  readonly navigation: NavigationWriter;
 }
 
 export interface Store {
@@ -104,6 +109,8 @@ export interface Store {
   readonly usage: UsageStore;
   /** Dashboard users, sessions and audit log. */
   readonly dashboard: DashboardStore;
+  /** Hierarchy, as-of and batch reads. */
+  readonly navigation: NavigationStore;
   pageCodes(query: CodePageQuery): Promise<RawPage<string>>;
   codeJson(id: string): Promise<string | null>;
   codeExists(id: string): Promise<boolean>;

@@ -9,6 +9,8 @@ import { codeOfStoredId, DamagedRecordError } from '../../store/stored-code.ts';
 import type { ChangeWrite, CodeWrite, ImportTransaction, Store, StoredCode } from '../../store/store.ts';
 import { changedFields, changeTypeOf, compareBinary, contentHash, pick } from './diff.ts';
 import { refuseBackdating, refuseBadParents, refuseMassRetirement } from './guards.ts';
+import { writeHierarchy, writeVersions } from './navigation.ts';
+import type { CodeVersion } from '../../domain/history.ts';
 import { parseImportFile, type ImportRow } from './parse.ts';
 import { ImportRejected, validateRequest, type ImportMode, type ImportRequest } from './request.ts';
 
@@ -151,11 +153,13 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
   await refuseBackdating(tx, req, changes.length);
   refuseMassRetirement(req, changes, current);
   const feedLatest = changes.length > 0 ? await tx.latestEffectiveDate(null) : null;
+  const systemLatest = changes.length > 0 ? await tx.latestEffectiveDate(req.system) : null;
 
   let nextId = await tx.nextChangeId();
   const firstChangeId = changes.length > 0 ? nextId : null;
   const changeWrites: ChangeWrite[] = [];
   const codeWrites: CodeWrite[] = [];
+  const versions: CodeVersion[] = [];
   const counts = { added: 0, revised: 0, retired: 0, reactivated: 0, repaired: 0 };
   for (const p of pending) {
     const repair = p.previous !== null && p.fields.length === 0;
@@ -192,6 +196,7 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
       recorded_at: now,
     };
     changeWrites.push({ id: nextId, codeId: p.id, system: req.system, type: p.type, effectiveDate: req.effectiveDate, json: JSON.stringify(change) });
+    versions.push({ changeId: nextId, codeId: p.id, system: req.system, validFrom: req.effectiveDate, validTo: null, status: record.status, json: codeWrites.at(-1)!.json });
     counts[p.type]++;
     nextId++;
   }
@@ -203,6 +208,9 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
     await tx.writeCodes(codeWrites.slice(start, start + WRITE_CHUNK));
     progress('write', Math.min(start + WRITE_CHUNK, codeWrites.length), codeWrites.length);
   }
+  const addedIds = new Set(added.map((a) => a.id));
+  await writeVersions(tx, versions, addedIds, systemLatest !== null && req.effectiveDate < systemLatest);
+  await writeHierarchy(tx, req.system, changes.map((p) => ({ id: p.id, content: p.content, fields: p.previous === null ? null : p.fields })), current.size + added.length);
 
   return {
     system: req.system,

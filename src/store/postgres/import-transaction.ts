@@ -4,6 +4,7 @@ import type { CodeStatus } from '../../domain/records.ts';
 import type { ChangeWrite, CodeWrite, ImportTransaction, StoredCode } from '../store.ts';
 import { storedCodeFromRow } from '../stored-code.ts';
 import { arrays, exec } from './pg-client.ts';
+import { PostgresNavigationWriter } from './navigation-writer.ts';
 
 /** Rows per INSERT … SELECT FROM unnest(…): large enough to amortise the round trip. */
 const CHUNK = 5_000;
@@ -16,9 +17,11 @@ function chunks<T>(items: T[]): T[][] {
 
 export class PostgresImportTransaction implements ImportTransaction {
   private readonly client: pg.Client;
+  readonly navigation: PostgresNavigationWriter;
 
   constructor(client: pg.Client) {
     this.client = client;
+    this.navigation = new PostgresNavigationWriter(client);
   }
 
   async codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>> {

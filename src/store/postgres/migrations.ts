@@ -4,9 +4,14 @@
  * wait for each other and each version is applied exactly once; each version
  * is applied in its own transaction (all or nothing).
  */
+import type pg from 'pg';
 import { exec, LOCK_KEY_SQL, rows, withOwnConnection, type PoolOptions } from './pg-client.ts';
+import { migrateNavigation } from './navigation-migration.ts';
 
-export const POSTGRES_MIGRATIONS: readonly string[] = [
+/** SQL, or a step that needs code (e.g. building tables from existing rows); run in the migration's transaction. */
+export type PostgresMigration = string | ((client: pg.Client) => Promise<void>);
+
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // 1: settings, codes, changes
   `
   CREATE TABLE settings (
@@ -167,10 +172,12 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sign_in_addresses_by_last_at ON sign_in_addresses (last_at);
   `,
+  // 5: hierarchy edges and closure, code versions for as_of, roots and release indexes
+  migrateNavigation,
 ];
 
 /** Runs on a connection of its own, without the requests' statement timeout: a migration may take long. */
-export async function migratePostgres(connection: PoolOptions, migrations: readonly string[] = POSTGRES_MIGRATIONS): Promise<number> {
+export async function migratePostgres(connection: PoolOptions, migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS): Promise<number> {
   return withOwnConnection(connection, async (client, markBroken) => {
     try {
       await exec(client, `SELECT pg_advisory_lock(${LOCK_KEY_SQL})`, [':codebook.migrate']);
@@ -186,7 +193,9 @@ export async function migratePostgres(connection: PoolOptions, migrations: reado
           if (applied.has(version)) continue;
           await exec(client, 'BEGIN');
           try {
-            await client.query(migrations[i]!);
+            const migration = migrations[i]!;
+            if (typeof migration === 'string') await client.query(migration);
+            else await migration(client);
             await exec(client, 'INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
             await exec(client, 'COMMIT');
             count++;

@@ -20,6 +20,7 @@ import { PostgresAccessStore } from './access-store.ts';
 import { PostgresDashboardStore } from './dashboard-store.ts';
 import { PostgresImportTransaction } from './import-transaction.ts';
 import { migratePostgres } from './migrations.ts';
+import { PostgresNavigation } from './navigation.ts';
 import { arrays, createPool, exec, inTransaction, LOCK_KEY_SQL, rows, storeError, withOwnConnection, type PoolOptions, type Value } from './pg-client.ts';
 
 export interface PostgresStoreOptions extends PoolOptions {
@@ -35,6 +36,7 @@ export class PostgresStore implements Store {
   readonly access: PostgresAccessStore;
   readonly usage: PostgresAccessStore;
   readonly dashboard: PostgresDashboardStore;
+  readonly navigation: PostgresNavigation;
   private readonly importWaitMs: number;
   private readonly connection: PoolOptions;
 
@@ -44,6 +46,7 @@ export class PostgresStore implements Store {
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.access = this.usage = new PostgresAccessStore(pool);
     this.dashboard = new PostgresDashboardStore(pool);
+    this.navigation = new PostgresNavigation(pool);
   }
 
   /** Connects and brings the schema up to date (safe with many instances starting at once). */
@@ -101,6 +104,7 @@ export class PostgresStore implements Store {
     add((p) => `type = ${p}`, q.type);
     add((p) => `effective_date >= ${p}`, q.effectiveFrom);
     add((p) => `effective_date <= ${p}`, q.effectiveTo);
+    add((p) => `(json::json ->> 'release') = ${p}`, q.release ?? null);
     if (q.after !== null) {
       const date = `$${values.push(q.after.effectiveDate)}`;
       const id = `$${values.push(q.after.id)}::bigint`;

@@ -4,8 +4,12 @@
  * processes starting at once cannot both apply it.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { migrateNavigation } from './navigation-migration.ts';
 
-export const SQLITE_MIGRATIONS: readonly string[] = [
+/** SQL, or a step that needs code (e.g. building tables from existing rows); run in the migration's transaction. */
+export type SqliteMigration = string | ((db: DatabaseSync) => void);
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // 1: settings, codes, changes
   `
   CREATE TABLE settings (
@@ -146,6 +150,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX sign_in_addresses_by_last_at ON sign_in_addresses (last_at);
   `,
+  // 5: hierarchy edges and closure, code versions for as_of, roots and release indexes
+  migrateNavigation,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {
@@ -155,7 +161,9 @@ export function migrateSqlite(db: DatabaseSync): void {
     try {
       const current = version();
       if (current < SQLITE_MIGRATIONS.length) {
-        db.exec(SQLITE_MIGRATIONS[current]!);
+        const migration = SQLITE_MIGRATIONS[current]!;
+        if (typeof migration === 'string') db.exec(migration);
+        else migration(db);
         db.exec(`PRAGMA user_version = ${current + 1}`);
       }
       db.exec('COMMIT');

@@ -24,6 +24,8 @@ import { SqliteAccessStore } from './access-store.ts';
 import { SqliteDashboardStore } from './dashboard-store.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
+import { SqliteNavigation } from './navigation.ts';
+import { SqliteNavigationWriter } from './navigation-writer.ts';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -47,6 +49,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   readonly access: SqliteAccessStore;
   readonly usage: SqliteAccessStore;
   readonly dashboard: SqliteDashboardStore;
+  readonly navigation: SqliteNavigation;
   private readonly dataVersion: StatementSync;
 
   constructor(options: SqliteStoreOptions) {
@@ -57,6 +60,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     migrateSqlite(this.db);
     this.access = this.usage = new SqliteAccessStore(this.db);
     this.dashboard = new SqliteDashboardStore(this.db);
+    this.navigation = new SqliteNavigation(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
   }
@@ -111,6 +115,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     filter('type = $type', 'type', q.type);
     filter('effective_date >= $from', 'from', q.effectiveFrom);
     filter('effective_date <= $to', 'to', q.effectiveTo);
+    filter("json_extract(json, '$.release') = $release", 'release', q.release ?? null);
     const select = (extra: string[], order: string) =>
       `SELECT effective_date, id, json FROM changes ${whereClause([...extra, ...filters])} ORDER BY ${order} LIMIT $limit`;
     let sql: string;
@@ -216,8 +221,10 @@ function toRawPage<R extends unknown[], K>(rows: R[], limit: number, jsonAt: num
 class SqliteImportTransaction implements ImportTransaction {
   private readonly db: DatabaseSync;
   private codeById: StatementSync | null = null;
+  readonly navigation: SqliteNavigationWriter;
   constructor(db: DatabaseSync) {
     this.db = db;
+    this.navigation = new SqliteNavigationWriter(db);
   }
 
   async codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>> {
