@@ -9,6 +9,8 @@ import { ApiError } from '../errors.ts';
 import { loggableUrl } from './query-keys.ts';
 import { changesRoutes } from './routes/changes.ts';
 import { codesRoutes } from './routes/codes.ts';
+import { hierarchyRoutes } from './routes/hierarchy.ts';
+import { batchRoutes } from './routes/batch.ts';
 import type { EndpointName } from '../domain/access.ts';
 import type { RouteDeps } from './routes/v1-types.ts';
 
@@ -44,13 +46,13 @@ function noRoute(request: FastifyRequest): ApiError {
   if (path.startsWith('/v1/codes/')) {
     return new ApiError(
       'route_not_found',
-      `${shown} The paths under /v1/codes are /v1/codes/{code_id} and /v1/codes/{code_id}/changes: if the code id contains "/", percent-encode each "/" as %2F (icd10:A/B is sent as /v1/codes/icd10:A%2FB).`,
+      `${shown} The paths under /v1/codes are /v1/codes/{code_id} and its /changes, /children, /descendants and /ancestors, and /v1/codes/batch: if the code id contains "/", percent-encode each "/" as %2F (icd10:A/B is sent as /v1/codes/icd10:A%2FB).`,
       { param: 'code_id' },
     );
   }
   return new ApiError('route_not_found', shown);
 }
-const PATHS = ['/codes', '/codes/:code_id', '/codes/:code_id/changes', '/changes'];
+const PATHS = ['/codes', '/codes/:code_id', '/codes/:code_id/changes', '/changes', '/codes/:code_id/children', '/codes/:code_id/descendants', '/codes/:code_id/ancestors', '/systems/:system/roots'];
 
 export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void> {
   const { gate } = deps;
@@ -84,6 +86,8 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
   const routeDeps = { store: deps.store, cursors: deps.cursors };
   await app.register(codesRoutes, routeDeps);
   await app.register(changesRoutes, routeDeps);
+  await app.register(hierarchyRoutes, routeDeps);
+  await app.register(batchRoutes, routeDeps);
 
   for (const url of PATHS) {
     app.route({
@@ -97,6 +101,15 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
       },
     });
   }
+  app.route({
+    method: app.supportedMethods.filter((m) => m !== 'POST'),
+    url: '/codes/batch',
+    config: { allow: 'POST' },
+    schema: { hide: true },
+    handler: async () => {
+      throw new ApiError('method_not_allowed', 'Allowed: POST.', { headers: { Allow: 'POST' } });
+    },
+  });
 
   app.setNotFoundHandler(async () => {
     throw new ApiError('route_not_found', 'No such route under /v1.');

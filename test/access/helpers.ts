@@ -1,11 +1,11 @@
 /** Shared pieces of the access-control tests: bare requests, extra keys, error bodies, header parsing. */
 import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { KeyMode, Organisation } from '../../src/domain/access.ts';
+import { ENDPOINTS, type KeyMode, type Organisation } from '../../src/domain/access.ts';
 import { createKey, createOrg, revokeKey, setPlan, type AdminDeps, type PlanInput } from '../../src/services/access/admin.ts';
 import type { TestContext } from '../helpers/context.ts';
 
-export const ALL_ENDPOINTS = ['codes.list', 'codes.get', 'changes.list'];
+export const ALL_ENDPOINTS = [...ENDPOINTS];
 
 /** A request with exactly these headers: no default key. */
 export function bare(ctx: TestContext, url: string, headers: Record<string, string> = {}, method: InjectOptions['method'] = 'GET') {

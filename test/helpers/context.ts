@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
-import type { Organisation } from '../../src/domain/access.ts';
+import { ENDPOINTS, type Organisation } from '../../src/domain/access.ts';
 import { runImport, type ImportMode, type ImportSummary } from '../../src/services/import/importer.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -113,7 +113,7 @@ export async function createTestContext(envOrOptions: Record<string, string> | C
   await app.ready();
   await setPlan(deps.admin, {
     name: 'test-all',
-    endpoints: ['codes.list', 'codes.get', 'changes.list'],
+    endpoints: [...ENDPOINTS],
     ratePerMinute: options.ratePerMinute ?? 1_000_000,
     monthlyQuota: options.monthlyQuota === undefined ? null : options.monthlyQuota,
     testKeysAllowed: true,
