@@ -10,15 +10,24 @@ import { BATCH_MAX_IDS, batchCodes } from '../../services/navigation.ts';
 import { BODY_LIMIT, requireJsonBody } from '../body-errors.ts';
 import { NAVIGATION_EXAMPLES } from '../navigation-examples.ts';
 import { BatchBody, BatchResult } from '../navigation-schemas.ts';
-import { validationError, type AjvError } from '../parameter-errors.ts';
 import { NoQuery, errorResponses, okResponse } from '../schemas.ts';
 import { sendJsonText, type RouteDeps } from './v1-types.ts';
 
 const FIELDS = ['ids', 'as_of'];
 const IDS_RULE = `ids must be an array of 1 to ${BATCH_MAX_IDS} code ids (strings such as "iso4217:EUR")`;
 
-/** The body's first problem, named by its field: the schema documents the shape, this words the answer. */
-function bodyProblem(request: FastifyRequest): ApiError {
+/**
+ * preValidation hook: the body's first problem, named by its field. It runs
+ * before schema validation, which coerces types (a number to a string, a
+ * string to an array) as it does for query strings: a body is taken as sent.
+ * The schema documents the shape; this words the answer.
+ */
+async function rejectBadBody(request: FastifyRequest): Promise<void> {
+  const problem = bodyProblem(request);
+  if (problem) throw problem;
+}
+
+function bodyProblem(request: FastifyRequest): ApiError | null {
   const body = request.body as unknown;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return new ApiError('invalid_body', 'The request body must be a JSON object such as {"ids": ["iso4217:EUR"]}.');
@@ -35,7 +44,7 @@ function bodyProblem(request: FastifyRequest): ApiError {
   if (asOf !== undefined && (typeof asOf !== 'string' || !isIsoDate(asOf))) {
     return new ApiError('invalid_parameter', 'as_of must be a calendar date written YYYY-MM-DD, such as 2024-06-25.', { param: 'as_of' });
   }
-  return new ApiError('invalid_parameter', 'The request body is not valid.');
+  return null;
 }
 
 export async function batchRoutes(parent: FastifyInstance, { store }: RouteDeps): Promise<void> {
@@ -46,8 +55,7 @@ export async function batchRoutes(parent: FastifyInstance, { store }: RouteDeps)
     {
       config: { endpoint: 'codes.batch' },
       bodyLimit: BODY_LIMIT,
-      attachValidation: true,
-      preValidation: [requireJsonBody],
+      preValidation: [requireJsonBody, rejectBadBody],
       schema: {
         operationId: 'batchGetCodes',
         summary: 'Get many codes in one request',
@@ -59,10 +67,7 @@ export async function batchRoutes(parent: FastifyInstance, { store }: RouteDeps)
       },
     },
     async (request, reply) => {
-      const failed = request.validationError as (Error & { validation?: AjvError[]; validationContext?: string }) | undefined;
-      if (failed) throw failed.validationContext === 'body' ? bodyProblem(request) : validationError(failed.validation ?? [], request);
       const { ids, as_of: asOf } = request.body;
-      if (asOf !== undefined && !isIsoDate(asOf)) throw bodyProblem(request);
       sendJsonText(reply, await batchCodes(store, ids, asOf ?? null));
       return reply;
     },
