@@ -10,6 +10,7 @@ import { describe } from 'node:test';
 import { changeTests } from './suite-changes.ts';
 import { codeTests } from './suite-codes.ts';
 import { importTests } from './suite-imports.ts';
+import { navigationTests } from './suite-navigation.ts';
 import type { OpenedStore } from './suite-fixtures.ts';
 
 export type { OpenedStore } from './suite-fixtures.ts';
@@ -19,5 +20,6 @@ export function storeSuite(name: string, open: () => Promise<OpenedStore>): void
     describe('codes', () => codeTests(open));
     describe('changes', () => changeTests(open));
     describe('imports and settings', () => importTests(open));
+    describe('navigation', () => navigationTests(open));
   });
 }
