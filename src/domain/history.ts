@@ -26,7 +26,7 @@ export function compareChanges(a: Pick<ChangeRecord, 'effective_date' | 'id'>, b
 /**
  * The versions of one code from all of its changes, in any order. Each change
  * sets the fields it names (`after`), the release, and the time of writing;
- * `effective_from` is the date of the first change (the one that added it).
+ * `effective_from` is the date of the change that added it.
  * The record's fields are in the order the importer writes them, so a replayed
  * record is the same text as the one written at import.
  */
@@ -34,10 +34,10 @@ export function replayCode(changes: readonly ChangeRecord[]): CodeVersion[] {
   const ordered = [...changes].sort(compareChanges);
   const versions: CodeVersion[] = [];
   let content: CodeContent = { display: '', definition: null, status: 'active', parents: [], attributes: {} };
-  let effectiveFrom: string | null = null;
+  // The date of the change that added it, as the importer keeps it: a back-dated revision sorts before that change.
+  const effectiveFrom = (ordered.find((c) => c.type === 'added') ?? ordered[0])?.effective_date ?? '';
   for (const change of ordered) {
     content = { ...content, ...(change.after ?? {}) };
-    effectiveFrom ??= change.effective_date;
     const system = change.code_id.slice(0, change.code_id.indexOf(':'));
     const record: CodeRecord = {
       object: 'code',

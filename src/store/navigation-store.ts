@@ -72,6 +72,8 @@ export interface NavigationWriter {
    * null: too large to keep, reads walk the edges.
    */
   writeHierarchy(system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): Promise<void>;
+  /** The latest version's record of each code (by effective date, then change id); codes without one are absent. */
+  latestVersions(codeIds: readonly string[]): Promise<Map<string, string>>;
   /** Appends versions: each closes the open version of its code at its validFrom. */
   appendVersions(versions: CodeVersion[], closePrevious: boolean): Promise<void>;
   /** Rebuilds every version of these codes from their changes (a back-dated import). */

@@ -4,22 +4,22 @@
  * import histories; expected answers are computed here from the rows alone.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import fc from 'fast-check';
 import type { ChangeRecord, CodeRecord, CodeStatus } from '../../src/domain/records.ts';
 import { runImport } from '../../src/services/import/importer.ts';
 import type { AncestorKey } from '../../src/store/navigation-store.ts';
 import type { RawPage, Store } from '../../src/store/store.ts';
-import { toCsv } from '../helpers/context.ts';
+import { tempDir, toCsv } from '../helpers/context.ts';
 import { binaryOrder, NO_CHANGE_FILTERS, type OpenStore } from './suite-fixtures.ts';
 
 let files = 0;
+// A backend without a folder of its own (PostgreSQL) gets one for its import files.
+let scratch: string | null = null;
 async function importInto(store: Store, dir: string, rows: Record<string, string>[], o: { release: string; effectiveDate: string; mode: 'snapshot' | 'delta' }) {
-  const file = join(dir, `nav-${process.pid}-${++files}.csv`);
-  writeFileSync(file, toCsv(rows));
-  return runImport(store, { file, format: 'csv', system: 'n', ...o, allowBackdated: true, allowMassRetire: true });
+  return runImport(store, { file: csv(dir, rows), format: 'csv', system: 'n', ...o, allowBackdated: true, allowMassRetire: true });
 }
 
 /** Every key and record of a walk, page by page at `limit`. */
@@ -91,9 +91,15 @@ async function assertHierarchy(store: Store, graph: Graph, limit: number): Promi
 
 const rowsOf = (graph: Graph) => graph.map((g, i) => ({ code: `N${i}`, display: `Code ${i}`, status: g.status, parents: g.parents.map((p) => `N${p}`).join(';') }));
 
-/** The code set as it stood on `date`, rebuilt here by replaying every change effective on or before it. */
+/**
+ * The code set as it stood on `date`, rebuilt here by replaying every change
+ * effective on or before it. `effective_from` is the date of the change that
+ * added the code, whenever that is (a back-dated revision may come first).
+ */
 async function replay(store: Store, date: string): Promise<Map<string, CodeRecord>> {
   const state = new Map<string, CodeRecord>();
+  const addedOn = new Map<string, string>();
+  for (const c of JSON.parse(`[${(await store.pageChanges({ ...NO_CHANGE_FILTERS, type: 'added', after: null, limit: 200 })).json}]`) as ChangeRecord[]) addedOn.set(c.code_id, c.effective_date);
   let after: { effectiveDate: string; id: number } | null = null;
   for (;;) {
     const page = await store.pageChanges({ ...NO_CHANGE_FILTERS, effectiveTo: date, after, limit: 200 });
@@ -103,7 +109,7 @@ async function replay(store: Store, date: string): Promise<Map<string, CodeRecor
       state.set(c.code_id, {
         object: 'code', id: c.code_id, system, code: c.code_id.slice(system.length + 1),
         ...(before ?? { display: '', definition: null, status: 'active', parents: [], attributes: {} }), ...c.after,
-        release: c.release, effective_from: before?.effective_from ?? c.effective_date, updated_at: c.recorded_at,
+        release: c.release, effective_from: addedOn.get(c.code_id) ?? before?.effective_from ?? c.effective_date, updated_at: c.recorded_at,
       } as CodeRecord);
     }
     if (!page.hasMore) return state;
@@ -119,6 +125,11 @@ const history = fc.array(fc.record({
 }), { minLength: 1, maxLength: 5 });
 
 export function navigationTests(open: OpenStore): void {
+  after(() => {
+    if (scratch !== null) rmSync(scratch, { recursive: true, force: true });
+    scratch = null;
+  });
+
   test('property: children, descendants, ancestors and roots page exactly as the graph says, at every page size', async () => {
     await fc.assert(fc.asyncProperty(hierarchy, hierarchy, fc.integer({ min: 1, max: 4 }), async (first, second, limit) => {
       const opened = await open();
@@ -133,7 +144,7 @@ export function navigationTests(open: OpenStore): void {
       } finally {
         await opened.cleanup();
       }
-    }), { numRuns: 12 });
+    }), { numRuns: 8 });
   });
 
   test('property: as-of reads, lists and batches equal the state rebuilt by replaying the changes up to the date', async () => {
@@ -166,7 +177,7 @@ export function navigationTests(open: OpenStore): void {
       } finally {
         await opened.cleanup();
       }
-    }), { numRuns: 15 });
+    }), { numRuns: 10, examples: [[[{ date: '2024-03-01', mode: 'snapshot', rows: [{ code: 2, display: 'x', status: 'active', parent: false }] }, { date: '2024-01-01', mode: 'snapshot', rows: [{ code: 2, display: 'x', status: 'deprecated', parent: false }] }, { date: '2024-04-01', mode: 'snapshot', rows: [{ code: 2, display: 'y', status: 'deprecated', parent: false }, { code: 0, display: 'x', status: 'active', parent: false }] }], 1]] });
   });
 
   test('a chain too deep to keep its closure is walked instead, with the same answers', async () => {
@@ -196,7 +207,7 @@ export function navigationTests(open: OpenStore): void {
 }
 
 function csv(dir: string, rows: Record<string, string>[]): string {
-  const file = join(dir, `nav-${process.pid}-${++files}.csv`);
+  const file = join(dir || (scratch ??= tempDir()), `nav-${process.pid}-${++files}.csv`);
   writeFileSync(file, toCsv(rows));
   return file;
 }

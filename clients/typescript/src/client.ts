@@ -1,6 +1,6 @@
 /** The client: its settings, its resources, and the last rate-limit state it saw. */
 import type { RateLimitState } from './rate-limit.ts';
-import { Changes, Codes, Core } from './resources.ts';
+import { Changes, Codes, Core, Systems } from './resources.ts';
 import { environmentVariable, inBrowser } from './runtime.ts';
 import { Transport, type FetchLike, type QueryValue } from './transport.ts';
 import type { RequestOptions } from './types.ts';
@@ -61,8 +61,10 @@ function checkedApiKey(value: string | undefined): string {
 }
 
 export class Codebook {
-  /** Codes: get, list, changes. */
+  /** Codes: get, list, batch, changes, children, descendants, ancestors. */
   readonly codes: Codes;
+  /** Systems: roots. */
+  readonly systems: Systems;
   /** The change feed: list, follow. */
   readonly changes: Changes;
   readonly #transport: Transport;
@@ -90,6 +92,7 @@ export class Codebook {
     });
     const core = new Core(this.#transport);
     this.codes = new Codes(core);
+    this.systems = new Systems(core);
     this.changes = new Changes(core);
   }
 

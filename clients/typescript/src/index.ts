@@ -35,15 +35,18 @@ export { ChangeFeed, type FollowOptions } from './follow.ts';
 export { OPERATIONS } from './operations.ts';
 export { PageRequest } from './page.ts';
 export type { RateLimitState, RateLimitWindow } from './rate-limit.ts';
-export type { Changes, Codes } from './resources.ts';
+export type { Changes, Codes, Systems } from './resources.ts';
 export type { FetchLike } from './transport.ts';
 export type {
+  BatchParams,
+  BatchResult,
   Change,
   ChangeType,
   Code,
   CodeStatus,
   ErrorBody,
   GetCodeParams,
+  HierarchyParams,
   ListChangesParams,
   ListCodeChangesParams,
   ListCodesParams,

@@ -35,6 +35,12 @@ export type GetCodeParams = ParamsOf<'getCode'>;
 export type ListCodesParams = ParamsOf<'listCodes'>;
 export type ListChangesParams = ParamsOf<'listChanges'>;
 export type ListCodeChangesParams = ParamsOf<'listCodeChanges'>;
+/** Parameters of children, descendants, ancestors and roots: `status`, `limit`, `cursor`. */
+export type HierarchyParams = ParamsOf<'listChildren'>;
+/** `POST /v1/codes/batch`: the records found, in the order asked, and the ids not found. */
+export type BatchResult = ResponseOf<'batchGetCodes'>;
+/** Options of a batch: `as_of`, and the options of the call. */
+export type BatchParams = { as_of?: string } & RequestOptions;
 
 /** The body of every error answer. */
 export type ErrorBody = Json<operations['listCodes']['responses'][400]>;

@@ -10,7 +10,6 @@ import type { ChangeWrite, CodeWrite, ImportTransaction, Store, StoredCode } fro
 import { changedFields, changeTypeOf, compareBinary, contentHash, pick } from './diff.ts';
 import { refuseBackdating, refuseBadParents, refuseMassRetirement } from './guards.ts';
 import { writeHierarchy, writeVersions } from './navigation.ts';
-import type { CodeVersion } from '../../domain/history.ts';
 import { parseImportFile, type ImportRow } from './parse.ts';
 import { ImportRejected, validateRequest, type ImportMode, type ImportRequest } from './request.ts';
 
@@ -159,7 +158,8 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
   const firstChangeId = changes.length > 0 ? nextId : null;
   const changeWrites: ChangeWrite[] = [];
   const codeWrites: CodeWrite[] = [];
-  const versions: CodeVersion[] = [];
+  const recorded: ChangeRecord[] = [];
+  const records = new Map<string, string>();
   const counts = { added: 0, revised: 0, retired: 0, reactivated: 0, repaired: 0 };
   for (const p of pending) {
     const repair = p.previous !== null && p.fields.length === 0;
@@ -196,7 +196,8 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
       recorded_at: now,
     };
     changeWrites.push({ id: nextId, codeId: p.id, system: req.system, type: p.type, effectiveDate: req.effectiveDate, json: JSON.stringify(change) });
-    versions.push({ changeId: nextId, codeId: p.id, system: req.system, validFrom: req.effectiveDate, validTo: null, status: record.status, json: codeWrites.at(-1)!.json });
+    recorded.push(change);
+    records.set(p.id, codeWrites.at(-1)!.json);
     counts[p.type]++;
     nextId++;
   }
@@ -208,8 +209,7 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
     await tx.writeCodes(codeWrites.slice(start, start + WRITE_CHUNK));
     progress('write', Math.min(start + WRITE_CHUNK, codeWrites.length), codeWrites.length);
   }
-  const addedIds = new Set(added.map((a) => a.id));
-  await writeVersions(tx, versions, addedIds, systemLatest !== null && req.effectiveDate < systemLatest);
+  await writeVersions(tx, recorded, records, systemLatest !== null && req.effectiveDate < systemLatest);
   await writeHierarchy(tx, req.system, changes.map((p) => ({ id: p.id, content: p.content, fields: p.previous === null ? null : p.fields })), current.size + added.length);
 
   return {

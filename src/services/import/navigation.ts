@@ -6,7 +6,7 @@
  */
 import { closureBudget, computeClosure } from '../../domain/closure.ts';
 import type { CodeVersion } from '../../domain/history.ts';
-import type { CodeContent, ContentField } from '../../domain/records.ts';
+import type { ChangeRecord, CodeContent, CodeRecord, CodeStatus, ContentField } from '../../domain/records.ts';
 import type { ImportTransaction } from '../../store/store.ts';
 
 export interface NavigationChange {
@@ -29,15 +29,31 @@ export async function writeHierarchy(tx: ImportTransaction, system: string, chan
 }
 
 /**
- * Appends the versions of the import's changes. A back-dated import's
- * changes sort before later ones of the same codes, so those codes' versions
- * are replayed from all their changes instead.
+ * Appends the version each change produced. A version is the previous
+ * version with the change applied (its fields, release and time), the same
+ * replay the migration does: after a back-dated import the stored record
+ * (changes applied in the order they were recorded) can differ from the
+ * changes applied in effective-date order, which is what `as_of` serves.
+ * A back-dated import's changes sort before later ones of the same codes,
+ * so those codes' versions are replayed from all their changes instead.
  */
-export async function writeVersions(tx: ImportTransaction, versions: CodeVersion[], added: ReadonlySet<string>, backdated: boolean): Promise<void> {
+export async function writeVersions(tx: ImportTransaction, changes: readonly ChangeRecord[], records: ReadonlyMap<string, string>, backdated: boolean): Promise<void> {
   if (backdated) {
-    await tx.navigation.rebuildVersions(versions.map((v) => v.codeId));
+    await tx.navigation.rebuildVersions(changes.map((c) => c.code_id));
     return;
   }
-  await tx.navigation.appendVersions(versions.filter((v) => added.has(v.codeId)), false);
-  await tx.navigation.appendVersions(versions.filter((v) => !added.has(v.codeId)), true);
+  const version = (c: ChangeRecord, json: string, status: CodeStatus): CodeVersion => ({
+    changeId: c.id, codeId: c.code_id, system: c.code_id.slice(0, c.code_id.indexOf(':')), validFrom: c.effective_date, validTo: null, status, json,
+  });
+  const added = changes.filter((c) => c.type === 'added');
+  await tx.navigation.appendVersions(added.map((c) => version(c, records.get(c.code_id)!, c.after!.status!)), false);
+  const others = changes.filter((c) => c.type !== 'added');
+  const previous = await tx.navigation.latestVersions(others.map((c) => c.code_id));
+  await tx.navigation.appendVersions(others.map((c) => {
+    const base = previous.get(c.code_id);
+    const current = records.get(c.code_id)!;
+    if (base === undefined) return version(c, current, (JSON.parse(current) as CodeRecord).status);
+    const record = { ...(JSON.parse(base) as CodeRecord), ...c.after, release: c.release, updated_at: c.recorded_at };
+    return version(c, JSON.stringify(record), record.status);
+  }), true);
 }

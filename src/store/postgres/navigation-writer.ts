@@ -51,6 +51,16 @@ export class PostgresNavigationWriter implements NavigationWriter {
     await exec(this.client, 'INSERT INTO code_hierarchies (system, closure) VALUES ($1, $2) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure', [system, closure ? 1 : 0]);
   }
 
+  async latestVersions(codeIds: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const part of chunks(codeIds)) {
+      const rows = await arrays<[string, string]>(this.client, `SELECT DISTINCT ON (code_id) code_id, json FROM code_versions
+        WHERE code_id = ANY($1::text[]) ORDER BY code_id, valid_from DESC, change_id DESC`, [part]);
+      for (const [id, json] of rows) found.set(id, json);
+    }
+    return found;
+  }
+
   async appendVersions(versions: CodeVersion[], closePrevious: boolean): Promise<void> {
     for (const part of chunks(versions)) {
       if (closePrevious) {

@@ -39,6 +39,16 @@ export class SqliteNavigationWriter implements NavigationWriter {
     writeSqliteHierarchy(this.db, system, parents, closure);
   }
 
+  async latestVersions(codeIds: readonly string[]): Promise<Map<string, string>> {
+    const stmt = this.db.prepare('SELECT json FROM code_versions WHERE code_id = ? ORDER BY valid_from DESC, change_id DESC LIMIT 1');
+    const found = new Map<string, string>();
+    for (const id of codeIds) {
+      const row = stmt.get(id) as { json: string } | undefined;
+      if (row) found.set(id, row.json);
+    }
+    return found;
+  }
+
   async appendVersions(versions: CodeVersion[], closePrevious: boolean): Promise<void> {
     this.insertVersion ??= this.db.prepare(
       'INSERT INTO code_versions (change_id, code_id, system, valid_from, valid_to, status, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
