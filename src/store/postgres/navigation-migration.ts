@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { closureBudget, computeClosure } from '../../domain/closure.ts';
 import { arrays } from './pg-client.ts';
+import { parseOrNull } from '../parse-or-null.ts';
 import { PostgresNavigationWriter, replayAll } from './navigation-writer.ts';
 
 const SCHEMA = `
@@ -40,8 +41,13 @@ const SCHEMA = `
   CREATE INDEX code_versions_by_code ON code_versions (code_id, valid_from, change_id);
   CREATE INDEX code_versions_by_system ON code_versions (system, code_id);
 
-  CREATE INDEX codes_roots ON codes (system, id) WHERE (json::json -> 'parents' -> 0) IS NULL;
-  CREATE INDEX changes_by_release ON changes ((json::json ->> 'release'), effective_date, id);
+  -- A damaged record (JSON that does not parse) must stay writable: it is no root and has no release.
+  CREATE FUNCTION codebook_is_root(record text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $f$
+  BEGIN RETURN (record::json -> 'parents' -> 0) IS NULL; EXCEPTION WHEN others THEN RETURN false; END $f$;
+  CREATE FUNCTION codebook_release(record text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $f$
+  BEGIN RETURN record::json ->> 'release'; EXCEPTION WHEN others THEN RETURN NULL; END $f$;
+  CREATE INDEX codes_roots ON codes (system, id) WHERE codebook_is_root(json);
+  CREATE INDEX changes_by_release ON changes (codebook_release(json), effective_date, id);
 
   UPDATE plans SET endpoints = (endpoints::jsonb || '["codes.hierarchy", "codes.batch"]'::jsonb)::text
   WHERE endpoints::jsonb @> '["codes.list", "codes.get", "changes.list"]'::jsonb;
@@ -54,7 +60,7 @@ export async function migrateNavigation(client: pg.Client): Promise<void> {
   const sizes = new Map<string, number>();
   for (const [id, system, json] of await arrays<[string, string, string]>(client, 'SELECT id, system, json FROM codes')) {
     sizes.set(system, (sizes.get(system) ?? 0) + 1);
-    const parents = (JSON.parse(json) as { parents?: unknown }).parents;
+    const parents = parseOrNull<{ parents?: unknown }>(json)?.parents;
     if (!Array.isArray(parents) || parents.length === 0) continue;
     let graph = graphs.get(system);
     if (!graph) graphs.set(system, (graph = new Map()));

@@ -95,7 +95,11 @@ export function replayAll(rows: Iterable<[string, string]>): CodeVersion[] {
       changes = [];
     }
     current = codeId;
-    changes.push(JSON.parse(json) as ChangeRecord);
+    try {
+      changes.push(JSON.parse(json) as ChangeRecord);
+    } catch {
+      // A damaged change is left out of the replay.
+    }
   }
   if (changes.length > 0) versions.push(...replayCode(changes));
   return versions;

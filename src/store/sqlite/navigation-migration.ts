@@ -9,6 +9,7 @@ import { closureBudget, computeClosure } from '../../domain/closure.ts';
 import { replayCode } from '../../domain/history.ts';
 import type { ChangeRecord } from '../../domain/records.ts';
 import { SqliteNavigationWriter, writeSqliteHierarchy } from './navigation-writer.ts';
+import { parseOrNull } from '../parse-or-null.ts';
 
 const SCHEMA = `
   -- One row per (parent, child) edge of the parent graph.
@@ -48,9 +49,10 @@ const SCHEMA = `
   CREATE INDEX code_versions_by_system ON code_versions (system, code_id);
 
   -- Codes without parents: the roots of their system.
-  CREATE INDEX codes_roots ON codes (system, id) WHERE json_extract(json, '$.parents[0]') IS NULL;
+  -- json_valid first: a damaged record must stay writable (and is no root).
+  CREATE INDEX codes_roots ON codes (system, id) WHERE (CASE WHEN json_valid(json) THEN json_extract(json, '$.parents[0]') ELSE 0 END) IS NULL;
   -- GET /v1/changes?release=
-  CREATE INDEX changes_by_release ON changes (json_extract(json, '$.release'), effective_date, id);
+  CREATE INDEX changes_by_release ON changes ((CASE WHEN json_valid(json) THEN json_extract(json, '$.release') END), effective_date, id);
 
   -- Plans that had every endpoint get the new ones (free gains codes.hierarchy only when seeded new).
   UPDATE plans SET endpoints = json_insert(endpoints, '$[#]', 'codes.hierarchy', '$[#]', 'codes.batch')
@@ -63,7 +65,7 @@ export function migrateNavigation(db: DatabaseSync): void {
   const sizes = new Map<string, number>();
   for (const { id, system, json } of db.prepare('SELECT id, system, json FROM codes').iterate() as Iterable<{ id: string; system: string; json: string }>) {
     sizes.set(system, (sizes.get(system) ?? 0) + 1);
-    const parents = (JSON.parse(json) as { parents?: unknown }).parents;
+    const parents = parseOrNull<{ parents?: unknown }>(json)?.parents;
     if (!Array.isArray(parents) || parents.length === 0) continue;
     let graph = parentsOf.get(system);
     if (!graph) parentsOf.set(system, (graph = new Map()));
@@ -83,7 +85,9 @@ export function migrateNavigation(db: DatabaseSync): void {
   for (const row of db.prepare('SELECT code_id, json FROM changes ORDER BY code_id, effective_date, id').iterate() as Iterable<{ code_id: string; json: string }>) {
     if (row.code_id !== codeId) flush();
     codeId = row.code_id;
-    changes.push(JSON.parse(row.json) as ChangeRecord);
+    const change = parseOrNull<ChangeRecord>(row.json);
+    if (change) changes.push(change);
   }
   flush();
 }
+

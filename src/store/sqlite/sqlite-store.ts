@@ -115,7 +115,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     filter('type = $type', 'type', q.type);
     filter('effective_date >= $from', 'from', q.effectiveFrom);
     filter('effective_date <= $to', 'to', q.effectiveTo);
-    filter("json_extract(json, '$.release') = $release", 'release', q.release ?? null);
+    filter("(CASE WHEN json_valid(json) THEN json_extract(json, '$.release') END) = $release", 'release', q.release ?? null);
     const select = (extra: string[], order: string) =>
       `SELECT effective_date, id, json FROM changes ${whereClause([...extra, ...filters])} ORDER BY ${order} LIMIT $limit`;
     let sql: string;
