@@ -496,10 +496,7 @@ export interface operations {
     getCode: {
         parameters: {
             query?: {
-                /**
-                 * @description A date, YYYY-MM-DD: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as they are today.
-                 * @example 2024-06-25
-                 */
+                /** @description A date, YYYY-MM-DD, e.g. 2024-06-25: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as they are today. */
                 as_of?: string;
             };
             header?: never;
@@ -2746,8 +2743,7 @@ export interface operations {
                     ids: string[];
                     /**
                      * Format: date
-                     * @description A date, YYYY-MM-DD: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as they are today.
-                     * @example 2024-06-25
+                     * @description A date, YYYY-MM-DD, e.g. 2024-06-25: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as they are today.
                      */
                     as_of?: string;
                 };
