@@ -79,7 +79,7 @@ before(async () => {
 });
 after(() => source.cleanup());
 
-test('SQLite: migration 5 builds hierarchy and versions from existing codes and changes, and upgrades plans that had every endpoint', async () => {
+test('SQLite: migration 8 builds hierarchy and versions from existing codes and changes, and upgrades plans that had every endpoint', async () => {
   const dir = tempDir();
   const path = join(dir, 'old.db');
   const db = new DatabaseSync(path);
@@ -96,7 +96,7 @@ test('SQLite: migration 5 builds hierarchy and versions from existing codes and 
   const store = new SqliteStore({ path });
   try {
     assert.deepEqual(await readAll(store), expected);
-    assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, ['codes.list', 'codes.get', 'changes.list', 'codes.hierarchy', 'codes.batch']);
+    assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, ['codes.list', 'codes.get', 'changes.list', 'codes.search', 'systems.list', 'codes.hierarchy', 'codes.batch']);
     assert.deepEqual((await store.access.getPlan('reads'))?.endpoints, ['codes.list', 'codes.get'], 'other plans are left as they were');
   } finally {
     await store.close();
@@ -112,7 +112,7 @@ describe('PostgreSQL', { skip }, () => {
   });
   after(() => database?.drop());
 
-  test('PostgreSQL: migration 5 builds the same from existing codes and changes, and upgrades plans', async () => {
+  test('PostgreSQL: migration 7 builds the same from existing codes and changes, and upgrades plans', async () => {
     const schema = await database.createSchema();
     await migratePostgres({ url: database.url, schema }, POSTGRES_MIGRATIONS.slice(0, BEFORE));
     const client = new pg.Client({ connectionString: database.url, options: `-c search_path=${schema}` });
@@ -127,7 +127,7 @@ describe('PostgreSQL', { skip }, () => {
     const store = await PostgresStore.open({ url: database.url, schema, max: 2 });
     try {
       assert.deepEqual(await readAll(store), expected);
-      assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, ['codes.list', 'codes.get', 'changes.list', 'codes.hierarchy', 'codes.batch']);
+      assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, ['codes.list', 'codes.get', 'changes.list', 'codes.search', 'systems.list', 'codes.hierarchy', 'codes.batch']);
       assert.deepEqual((await store.access.getPlan('reads'))?.endpoints, ['codes.list', 'codes.get']);
     } finally {
       await store.close();

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -57,11 +57,11 @@ describe('SqliteStore only', () => {
 
   test('a database from before the counter column was renamed keeps its limit counts', async () => {
     await inTempDir(async (path) => {
-      const first = new SqliteStore({ path });
-      await first.close();
-      const db = new DatabaseSync(path);
       // The schema as version 5 left it: the counter column was still called window.
-      db.exec('ALTER TABLE limit_counters RENAME COLUMN window_key TO window; PRAGMA user_version = 5');
+      mkdirSync(dirname(path), { recursive: true });
+      const db = new DatabaseSync(path);
+      for (const migration of SQLITE_MIGRATIONS.slice(0, 5)) db.exec(migration as string);
+      db.exec('PRAGMA user_version = 5');
       db.exec("INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES ('p', '[]', 10, 100, 1)");
       db.exec("INSERT INTO organisations (id, slug, plan, created_at) VALUES ('org_1', 'one', 'p', '2026-01-01T00:00:00.000Z')");
       db.exec("INSERT INTO limit_counters (org_id, window, count) VALUES ('org_1', 'month:2026-03', 42)");

@@ -875,11 +875,6 @@ export interface operations {
                 system?: string;
                 /** @description Only codes with this status. */
                 status?: "active" | "deprecated" | "retired";
-                /**
-                 * @description The codes as they stood once every change effective on or before this date was applied: codes added later are left out, and every field is that of the date. Without it: the codes as they are today.
-                 * @example 2024-06-25
-                 */
-                as_of?: string;
             };
             header?: never;
             path?: never;
