@@ -244,9 +244,15 @@ async function ok(args: string[], what: string): Promise<CliResult> {
 async function curl(words: string[], s: State, block: Block, shown: Block | undefined): Promise<void> {
   const headers: Record<string, string> = {};
   let url: string | undefined;
+  let method = 'GET';
+  let payload: string | undefined;
   for (let i = 1; i < words.length; i++) {
     const w = words[i]!;
-    if (w === '-H' || w === '--header') {
+    if (w === '-X') {
+      method = words[++i]!;
+    } else if (w === '-d' || w === '--data') {
+      payload = words[++i]!;
+    } else if (w === '-H' || w === '--header') {
       const [name, ...value] = words[++i]!.split(':');
       headers[name!.trim()] = value.join(':').trim();
     } else if (w === '-s' || w === '-i' || w === '-sS') {
@@ -257,7 +263,7 @@ async function curl(words: string[], s: State, block: Block, shown: Block | unde
     }
   }
   assert.ok(url !== undefined && url.startsWith(README_BASE), `curl to ${url}: the README's examples talk to ${README_BASE}`);
-  const res = await fetch(`${s.base}${url.slice(README_BASE.length)}`, { headers });
+  const res = await fetch(`${s.base}${url.slice(README_BASE.length)}`, { method, headers, body: payload });
   const text = await res.text();
   assert.equal(res.status, 200, `README line ${block.at}: curl ${url} answered ${res.status}: ${text}`);
   const body = JSON.parse(text) as { pagination?: { next_cursor?: string } };

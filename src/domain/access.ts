@@ -1,7 +1,7 @@
 /** Organisations, plans and API keys, as the design fixes them. */
 
 /** Plan-checkable names of the /v1 endpoints. */
-export const ENDPOINTS = ['codes.list', 'codes.get', 'changes.list', 'codes.search', 'systems.list'] as const;
+export const ENDPOINTS = ['codes.list', 'codes.get', 'changes.list', 'codes.search', 'systems.list', 'codes.hierarchy', 'codes.batch'] as const;
 export type EndpointName = (typeof ENDPOINTS)[number];
 
 export const KEY_MODES = ['live', 'test'] as const;
@@ -45,7 +45,7 @@ export interface Principal {
 }
 
 export const DEFAULT_PLANS: readonly Plan[] = [
-  { name: 'free', endpoints: ['codes.list', 'codes.get', 'codes.search', 'systems.list'], ratePerMinute: 60, monthlyQuota: 10_000, testKeysAllowed: true },
+  { name: 'free', endpoints: ['codes.list', 'codes.get', 'codes.search', 'systems.list', 'codes.hierarchy'], ratePerMinute: 60, monthlyQuota: 10_000, testKeysAllowed: true },
   { name: 'pro', endpoints: [...ENDPOINTS], ratePerMinute: 600, monthlyQuota: 1_000_000, testKeysAllowed: true },
   { name: 'enterprise', endpoints: [...ENDPOINTS], ratePerMinute: 6_000, monthlyQuota: null, testKeysAllowed: true },
 ];

@@ -24,6 +24,8 @@ export interface ChangePageQuery {
   type: ChangeType | null;
   effectiveFrom: string | null;
   effectiveTo: string | null;
+  /** Only changes of this release (the import that produced them). */
+  release?: string | null;
 }
 
 /** A page as the store returns it: the records' JSON joined by commas. */

@@ -8,13 +8,14 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { ApiError } from '../errors.ts';
 import { errorBody } from './error-body.ts';
+import { bodyParsingError } from './body-errors.ts';
 import { validationError, type AjvError } from './parameter-errors.ts';
 
 export function toApiError(error: unknown, request: FastifyRequest): ApiError | null {
   if (error instanceof ApiError) return error;
   const fastifyError = error as Partial<FastifyError> & { validation?: AjvError[] };
   if (fastifyError.validation) return validationError(fastifyError.validation, request);
-  return null;
+  return bodyParsingError(fastifyError);
 }
 
 /**

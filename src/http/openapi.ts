@@ -33,6 +33,11 @@ export function openApiOptions({ publicUrl }: OpenApiSettings): SwaggerOptions {
             'A code record is one code of one system as it stands now: its `id` is `{system}:{code}` (e.g. `iso4217:EUR`), with a display name, a definition, a status (`active`, `deprecated`, `retired`), its parents and every other column of the source in `attributes`. Codes are never deleted: a code that leaves its code set is retired.',
         },
         {
+          name: 'hierarchy',
+          description:
+            'Where a code sits: a code names its parents (`parents`); its children, every code below it and every code above it, and the roots of a system (codes without parents) are collections of their own. Parents form a graph, not a tree: a code may have several.',
+        },
+        {
           name: 'changes',
           description:
             'A change records what one import did to one code: `added`, `revised` (with the fields that changed, their values before and after), `retired` or `reactivated`, on an effective date. Changes are never edited; ids grow in the order they were recorded. Follow the feed to keep a copy of the code set up to date.',

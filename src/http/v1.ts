@@ -11,6 +11,8 @@ import { changesRoutes } from './routes/changes.ts';
 import { codesRoutes } from './routes/codes.ts';
 import { searchRoutes } from './routes/search.ts';
 import { systemsRoutes } from './routes/systems.ts';
+import { hierarchyRoutes } from './routes/hierarchy.ts';
+import { batchRoutes } from './routes/batch.ts';
 import type { EndpointName } from '../domain/access.ts';
 import type { RouteDeps } from './routes/v1-types.ts';
 
@@ -46,22 +48,13 @@ function noRoute(request: FastifyRequest): ApiError {
   if (path.startsWith('/v1/codes/')) {
     return new ApiError(
       'route_not_found',
-      `${shown} The paths under /v1/codes are /v1/codes/{code_id} and /v1/codes/{code_id}/changes: if the code id contains "/", percent-encode each "/" as %2F (icd10:A/B is sent as /v1/codes/icd10:A%2FB).`,
+      `${shown} The paths under /v1/codes are /v1/codes/{code_id} and its /changes, /children, /descendants and /ancestors, and /v1/codes/batch: if the code id contains "/", percent-encode each "/" as %2F (icd10:A/B is sent as /v1/codes/icd10:A%2FB).`,
       { param: 'code_id' },
     );
   }
   return new ApiError('route_not_found', shown);
 }
-const PATHS = [
-  '/codes',
-  '/codes/search',
-  '/codes/:code_id',
-  '/codes/:code_id/changes',
-  '/changes',
-  '/systems',
-  '/systems/:system',
-  '/systems/:system/releases',
-];
+const PATHS = ['/codes', '/codes/search', '/codes/:code_id', '/codes/:code_id/changes', '/changes', '/systems', '/systems/:system', '/systems/:system/releases', '/codes/:code_id/children', '/codes/:code_id/descendants', '/codes/:code_id/ancestors', '/systems/:system/roots'];
 
 export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void> {
   const { gate } = deps;
@@ -97,6 +90,8 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
   await app.register(searchRoutes, routeDeps);
   await app.register(systemsRoutes, routeDeps);
   await app.register(changesRoutes, routeDeps);
+  await app.register(hierarchyRoutes, routeDeps);
+  await app.register(batchRoutes, routeDeps);
 
   for (const url of PATHS) {
     app.route({
@@ -110,6 +105,15 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
       },
     });
   }
+  app.route({
+    method: app.supportedMethods.filter((m) => m !== 'POST'),
+    url: '/codes/batch',
+    config: { allow: 'POST' },
+    schema: { hide: true },
+    handler: async () => {
+      throw new ApiError('method_not_allowed', 'Allowed: POST.', { headers: { Allow: 'POST' } });
+    },
+  });
 
   app.setNotFoundHandler(async () => {
     throw new ApiError('route_not_found', 'No such route under /v1.');

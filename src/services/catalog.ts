@@ -10,7 +10,7 @@ import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../doma
 import type { Store } from '../store/store.ts';
 
 /** What the catalog reads of the store. */
-export type CatalogStore = Pick<Store, 'pageCodes' | 'codeJson' | 'codeExists' | 'pageChanges' | 'searchCodes' | 'systems'>;
+export type CatalogStore = Pick<Store, 'pageCodes' | 'codeJson' | 'codeExists' | 'pageChanges' | 'searchCodes' | 'systems' | 'navigation'>;
 
 export async function listCodes(store: CatalogStore, query: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
   return store.pageCodes(query);

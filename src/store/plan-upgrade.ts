@@ -33,3 +33,7 @@ export function planUpgradePostgres(before: readonly string[], added: readonly s
 /** The endpoints every plan could include before search and systems, and the ones they added. */
 export const BEFORE_SEARCH = ['codes.list', 'codes.get', 'changes.list'] as const;
 export const ADDED_WITH_SEARCH = ['codes.search', 'systems.list'] as const;
+
+/** The endpoints every plan could include before the navigation endpoints, and the ones they added. */
+export const BEFORE_NAVIGATION = [...BEFORE_SEARCH, ...ADDED_WITH_SEARCH] as const;
+export const ADDED_WITH_NAVIGATION = ['codes.hierarchy', 'codes.batch'] as const;

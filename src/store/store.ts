@@ -14,6 +14,7 @@ import type { ReleaseTransaction, SystemsStore } from './systems-store.ts';
 import type { AccessStore, UsageStore } from './access-store.ts';
 import type { DashboardStore } from './dashboard-store.ts';
 import type { KeyLifeStore } from './key-life-store.ts';
+import type { NavigationStore, NavigationWriter } from './navigation-store.ts';
 
 export type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 export { StoreUnavailableError } from '../errors.ts';
@@ -71,6 +72,8 @@ export interface ImportTransaction extends ReleaseTransaction {
   nextChangeId(): Promise<number>;
   writeChanges(changes: ChangeWrite[]): Promise<void>;
   writeCodes(codes: CodeWrite[]): Promise<void>;
+  /** Hierarchy and version writes. */
+  readonly navigation: NavigationWriter;
 }
 
 export interface Store {
@@ -83,6 +86,8 @@ export interface Store {
   readonly dashboard: DashboardStore;
   /** Key expiries, exposures, organisation settings and the request log. */
   readonly keyLife: KeyLifeStore;
+  /** Hierarchy, as-of and batch reads. */
+  readonly navigation: NavigationStore;
   pageCodes(query: CodePageQuery): Promise<RawPage<string, CodeRecord>>;
   codeJson(id: string): Promise<JsonText<CodeRecord> | null>;
   codeExists(id: string): Promise<boolean>;

@@ -28,7 +28,7 @@ export const QUERY_SAMPLES: Record<string, string> = {
 
 /** A request body per operationId, when the document's example does not fit the fixture. */
 export const BODY_SAMPLES: Record<string, unknown> = {
-  batchCodes: { ids: ['demo:A', 'demo:B'] },
+  batchGetCodes: { ids: ['demo:A', 'demo:B'] },
 };
 
 /** The fixture the samples name: system demo with A (parent) and B (its child), on 2024-01-01. */

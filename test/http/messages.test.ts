@@ -33,7 +33,7 @@ describe('unknown_parameter', () => {
   test('a parameter that is not about paging lists what the endpoint accepts, without talking of offsets', async () => {
     const message = refusal(await ctx.get('/v1/codes?q=x'), 400, 'unknown_parameter', 'q');
     assert.match(message, /"q"/);
-    assert.match(message, /GET \/v1\/codes accepts: limit, cursor, system, status\./);
+    assert.match(message, /GET \/v1\/codes accepts: limit, cursor, system, status, as_of\./);
     assert.doesNotMatch(message, /offset|page number|cursors only/i);
     const changes = refusal(await ctx.get('/v1/codes/demo%3AA/changes?system=demo'), 400, 'unknown_parameter', 'system');
     assert.match(changes, /GET \/v1\/codes\/\{code_id\}\/changes accepts: limit, cursor, type, effective_from, effective_to\./);
@@ -52,9 +52,9 @@ describe('unknown_parameter', () => {
     assert.match(refusal(await ctx.get('/v1/codes?Limit=5'), 400, 'unknown_parameter', 'Limit'), /did you mean "limit"\?/);
   });
 
-  test('the single-code endpoint says it takes no parameters', async () => {
+  test('the single-code endpoint says it does not page, and what it accepts', async () => {
     const message = refusal(await ctx.get('/v1/codes/demo%3AA?offset=1'), 400, 'unknown_parameter', 'offset');
-    assert.match(message, /GET \/v1\/codes\/\{code_id\} takes no query parameters\./);
+    assert.match(message, /GET \/v1\/codes\/\{code_id\} returns one record; it does not page\. GET \/v1\/codes\/\{code_id\} accepts: as_of\./);
     assert.doesNotMatch(message, /next_cursor/);
   });
 });

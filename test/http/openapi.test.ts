@@ -10,15 +10,21 @@ import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/errors.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { validatorFor, type DocOperation as Operation, type Json, type OpenApiDoc as Doc } from '../helpers/openapi.ts';
 
-const OPERATIONS: Record<string, { path: string; params: string[] }> = {
-  listCodes: { path: '/v1/codes', params: ['cursor', 'limit', 'status', 'system'] },
-  getCode: { path: '/v1/codes/{code_id}', params: ['code_id'] },
-  listChanges: { path: '/v1/changes', params: ['code_id', 'cursor', 'effective_from', 'effective_to', 'limit', 'system', 'type'] },
+const HIERARCHY = ['code_id', 'cursor', 'limit', 'status'];
+const OPERATIONS: Record<string, { path: string; params: string[]; method?: string }> = {
+  listCodes: { path: '/v1/codes', params: ['as_of', 'cursor', 'limit', 'status', 'system'] },
+  getCode: { path: '/v1/codes/{code_id}', params: ['as_of', 'code_id'] },
+  listChanges: { path: '/v1/changes', params: ['code_id', 'cursor', 'effective_from', 'effective_to', 'limit', 'release', 'system', 'type'] },
   listCodeChanges: { path: '/v1/codes/{code_id}/changes', params: ['code_id', 'cursor', 'effective_from', 'effective_to', 'limit', 'type'] },
   searchCodes: { path: '/v1/codes/search', params: ['cursor', 'limit', 'q', 'status', 'system'] },
   listSystems: { path: '/v1/systems', params: ['cursor', 'limit'] },
   getSystem: { path: '/v1/systems/{system}', params: ['system'] },
   listReleases: { path: '/v1/systems/{system}/releases', params: ['cursor', 'limit', 'system'] },
+  batchGetCodes: { path: '/v1/codes/batch', params: [], method: 'post' },
+  listChildren: { path: '/v1/codes/{code_id}/children', params: HIERARCHY },
+  listDescendants: { path: '/v1/codes/{code_id}/descendants', params: HIERARCHY },
+  listAncestors: { path: '/v1/codes/{code_id}/ancestors', params: HIERARCHY },
+  listSystemRoots: { path: '/v1/systems/{system}/roots', params: ['cursor', 'limit', 'status', 'system'] },
 };
 const KEY = 'svc_live_' + 'q'.repeat(32);
 
@@ -42,7 +48,7 @@ before(async () => {
 });
 after(() => ctx.close());
 
-const operation = (id: string): Operation => doc.paths[OPERATIONS[id]!.path]!.get!;
+const operation = (id: string): Operation => (doc.paths[OPERATIONS[id]!.path] as Record<string, Operation>)[OPERATIONS[id]!.method ?? 'get']!;
 const schemaOf = (op: Operation, status: string): Json | undefined => op.responses[status]?.content?.['application/json']?.schema;
 
 /** Every $ref in a schema, in document order. */
@@ -63,14 +69,9 @@ describe('GET /openapi.json', () => {
     assert.ok(doc.info.title.length > 0 && doc.info.version.length > 0);
     assert.equal(typeof doc.components, 'object');
     assert.ok(doc.components?.securitySchemes, 'the API key schemes are documented');
-    assert.deepEqual(
-      Object.keys(doc.paths).sort(),
-      Object.values(OPERATIONS)
-        .map((o) => o.path)
-        .sort(),
-    );
-    for (const [id, { path, params }] of Object.entries(OPERATIONS)) {
-      assert.deepEqual(Object.keys(doc.paths[path]!), ['get'], `${path} documents GET only`);
+    assert.deepEqual(Object.keys(doc.paths).sort(), Object.values(OPERATIONS).map((o) => o.path).sort());
+    for (const [id, { path, params, method }] of Object.entries(OPERATIONS)) {
+      assert.deepEqual(Object.keys(doc.paths[path]!), [method ?? 'get'], `${path} documents one method`);
       const op = operation(id);
       assert.equal(op.operationId, id);
       assert.deepEqual((op.parameters ?? []).map((p) => p.name).sort(), params, id);
@@ -78,7 +79,7 @@ describe('GET /openapi.json', () => {
         assert.equal(p.in, path.includes(`{${p.name}}`) ? 'path' : 'query', `${id} ${p.name}`);
         assert.equal(p.required ?? false, p.in === 'path' || p.name === 'q', `${id} ${p.name} required`);
       }
-      const statuses = ['200', '400', '401', '403', '429', '500', '503', ...(/\{(code_id|system)\}/.test(path) ? ['404'] : [])];
+      const statuses = ['200', '400', '401', '403', '429', '500', '503', ...(/\{(code_id|system)\}/.test(path) ? ['404'] : []), ...(method === 'post' ? ['413', '415'] : [])];
       for (const status of statuses) {
         assert.ok(schemaOf(op, status), `${id} documents a JSON ${status}`);
         assert.equal(typeof op.responses[status]!.description, 'string');
@@ -120,10 +121,7 @@ describe('the guide and the examples', () => {
     assert.match(guide, /RateLimit-Policy: "minute";q=\d+;w=60/);
     for (const code of ERROR_CODES) assert.ok(guide.includes(`\`${code}\``), `the guide's error table lists ${code}`);
     const tags = doc.tags ?? [];
-    assert.deepEqual(
-      tags.map((t) => t.name),
-      ['codes', 'changes', 'systems'],
-    );
+    assert.deepEqual(tags.map((t) => t.name), ['codes', 'hierarchy', 'changes', 'systems']);
     for (const tag of tags) assert.ok(tag.description.length > 80, `tag ${tag.name} is described`);
   });
 

@@ -11,6 +11,7 @@ import { changeTests } from './suite-changes.ts';
 import { codeTests } from './suite-codes.ts';
 import { importTests } from './suite-imports.ts';
 import { searchTests } from './suite-search.ts';
+import { navigationTests } from './suite-navigation.ts';
 import type { OpenedStore } from './suite-fixtures.ts';
 
 export type { OpenedStore } from './suite-fixtures.ts';
@@ -21,5 +22,6 @@ export function storeSuite(name: string, open: () => Promise<OpenedStore>): void
     describe('changes', () => changeTests(open));
     describe('imports and settings', () => importTests(open));
     describe('search', () => searchTests(open));
+    describe('navigation', () => navigationTests(open));
   });
 }

@@ -62,11 +62,11 @@ function checkedApiKey(value: string | undefined): string {
 }
 
 export class Codebook {
-  /** Codes: get, list, search, changes. */
+  /** Codes: get, list, search, batch, changes, children, descendants, ancestors. */
   readonly codes: Codes;
   /** The change feed: list, follow. */
   readonly changes: Changes;
-  /** Systems: list, get, releases. */
+  /** Systems: list, get, releases, roots. */
   readonly systems: Systems;
   readonly #transport: Transport;
 

@@ -38,12 +38,15 @@ export type { RateLimitState, RateLimitWindow } from './rate-limit.ts';
 export type { Changes, Codes, Systems } from './resources.ts';
 export type { FetchLike } from './transport.ts';
 export type {
+  BatchParams,
+  BatchResult,
   Change,
   ChangeType,
   Code,
   CodeStatus,
   ErrorBody,
   GetCodeParams,
+  HierarchyParams,
   ListChangesParams,
   ListCodeChangesParams,
   SearchCodesParams,

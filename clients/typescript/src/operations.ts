@@ -23,6 +23,11 @@ export const OPERATIONS = {
   listSystems: { method: 'GET', path: '/v1/systems', clientMethod: 'systems.list' },
   getSystem: { method: 'GET', path: '/v1/systems/{system}', clientMethod: 'systems.get' },
   listReleases: { method: 'GET', path: '/v1/systems/{system}/releases', clientMethod: 'systems.releases' },
+  batchGetCodes: { method: 'POST', path: '/v1/codes/batch', clientMethod: 'codes.batch' },
+  listChildren: { method: 'GET', path: '/v1/codes/{code_id}/children', clientMethod: 'codes.children' },
+  listDescendants: { method: 'GET', path: '/v1/codes/{code_id}/descendants', clientMethod: 'codes.descendants' },
+  listAncestors: { method: 'GET', path: '/v1/codes/{code_id}/ancestors', clientMethod: 'codes.ancestors' },
+  listSystemRoots: { method: 'GET', path: '/v1/systems/{system}/roots', clientMethod: 'systems.roots' },
 } as const satisfies Record<OperationId, OperationEntry>;
 
 /** The path of an operation with its parameters filled in, each percent-encoded (a `/` in a code becomes %2F). */

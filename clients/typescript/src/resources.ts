@@ -10,8 +10,11 @@ import { OPERATIONS, operationPath } from './operations.ts';
 import { PageRequest, type PageEnvelope } from './page.ts';
 import type { QueryValue, Transport } from './transport.ts';
 import type {
+  BatchParams,
+  BatchResult,
   Change,
   Code,
+  HierarchyParams,
   GetCodeParams,
   ItemOf,
   ListChangesParams,
@@ -86,6 +89,30 @@ export class Codes {
     return this.#core.list('searchCodes', {}, { ...params, q });
   }
 
+  /**
+   * POST /v1/codes/batch: up to 200 codes in one request (one request toward
+   * the limits), optionally `as_of` a date. Records come in the order of `ids`.
+   */
+  batch(ids: string[], params?: BatchParams): Promise<BatchResult> {
+    const { as_of, ...options } = params ?? {};
+    return this.#core.one('batchGetCodes', {}, options, as_of === undefined ? { ids } : { ids, as_of });
+  }
+
+  /** GET /v1/codes/{code_id}/children: the codes naming this one among their parents, by id. */
+  children(codeId: string, params?: HierarchyParams): PageRequest<Code> {
+    return this.#core.list('listChildren', { code_id: codeId }, params);
+  }
+
+  /** GET /v1/codes/{code_id}/descendants: every code below this one, each once, by id. */
+  descendants(codeId: string, params?: HierarchyParams): PageRequest<Code> {
+    return this.#core.list('listDescendants', { code_id: codeId }, params);
+  }
+
+  /** GET /v1/codes/{code_id}/ancestors: every code above this one, nearest first. */
+  ancestors(codeId: string, params?: HierarchyParams): PageRequest<Code> {
+    return this.#core.list('listAncestors', { code_id: codeId }, params);
+  }
+
   /** GET /v1/codes/{code_id}/changes: what happened to one code, in feed order. */
   changes(codeId: string, params?: ListCodeChangesParams): PageRequest<Change> {
     return this.#core.list('listCodeChanges', { code_id: codeId }, params);
@@ -132,5 +159,10 @@ export class Systems {
   /** GET /v1/systems/{system}/releases: its releases in import order. */
   releases(system: string, params?: ListReleasesParams): PageRequest<Release> {
     return this.#core.list('listReleases', { system }, params);
+  }
+
+  /** GET /v1/systems/{system}/roots: the codes of the system without parents, by id. */
+  roots(system: string, params?: HierarchyParams): PageRequest<Code> {
+    return this.#core.list('listSystemRoots', { system }, params);
   }
 }

@@ -14,7 +14,7 @@ export interface paths {
         };
         /**
          * List codes
-         * @description Pages through every code, ordered by id (binary string order).
+         * @description Pages through every code, ordered by id (binary string order); with `as_of`, the codes as they stood on that date.
          */
         get: operations["listCodes"];
         put?: never;
@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Get one code
-         * @description One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`.
+         * @description One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`. With `as_of`, the record as it stood on that date.
          */
         get: operations["getCode"];
         put?: never;
@@ -165,6 +165,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/codes/{code_id}/children": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the children of a code
+         * @description Codes that name this one among their `parents`, ordered by id. Parents form a graph, not a tree: a code with two parents is a child of each.
+         */
+        get: operations["listChildren"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/codes/{code_id}/descendants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every code below a code
+         * @description Every code below this one at any depth, each once even where several paths lead to it, ordered by id. Parents form a graph, not a tree: a code with two parents is a child of each.
+         */
+        get: operations["listDescendants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/codes/{code_id}/ancestors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every code above a code
+         * @description Every code above this one, nearest first: by the length of the shortest path to it, then by id. Parents form a graph, not a tree: a code with two parents is a child of each.
+         */
+        get: operations["listAncestors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/systems/{system}/roots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the roots of a system
+         * @description The codes of the system that have no parents, ordered by id. In a system without a hierarchy, every code is a root.
+         */
+        get: operations["listSystemRoots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/codes/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get many codes in one request
+         * @description Up to 200 code records by id, optionally as they stood on `as_of`. The records found come in the order of `ids`, each once; the ids not found are listed in `not_found`. One batch counts as one request toward the rate and the monthly allowance.
+         */
+        post: operations["batchGetCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -188,6 +288,11 @@ export interface operations {
                 system?: string;
                 /** @description Only codes with this status. */
                 status?: "active" | "deprecated" | "retired";
+                /**
+                 * @description The codes as they stood once every change effective on or before this date was applied: codes added later are left out, and every field is that of the date. Without it: the codes as they are today.
+                 * @example 2024-06-25
+                 */
+                as_of?: string;
             };
             header?: never;
             path?: never;
@@ -300,7 +405,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -318,7 +423,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -343,7 +448,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -372,7 +477,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -403,7 +508,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -428,7 +533,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -455,7 +560,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -470,7 +575,10 @@ export interface operations {
     };
     getCode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A date, YYYY-MM-DD, e.g. 2024-06-25: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as they are today. */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -554,7 +662,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -572,7 +680,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -597,7 +705,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -626,7 +734,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -637,7 +745,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record. */
+            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -655,7 +763,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -686,7 +794,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -711,7 +819,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -738,7 +846,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -860,7 +968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -878,7 +986,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -903,7 +1011,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -932,7 +1040,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -963,7 +1071,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -988,7 +1096,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1015,7 +1123,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1126,7 +1234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1144,7 +1252,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1169,7 +1277,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1198,7 +1306,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1229,7 +1337,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1254,7 +1362,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1281,7 +1389,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1378,7 +1486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1396,7 +1504,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1421,7 +1529,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1450,7 +1558,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1461,7 +1569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record. */
+            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1479,7 +1587,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1510,7 +1618,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1535,7 +1643,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1562,7 +1670,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1675,7 +1783,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1693,7 +1801,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1718,7 +1826,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1747,7 +1855,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1758,7 +1866,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record. */
+            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1776,7 +1884,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1807,7 +1915,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1832,7 +1940,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1859,7 +1967,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -1895,6 +2003,8 @@ export interface operations {
                 system?: string;
                 /** @description Only changes of this code. */
                 code_id?: string;
+                /** @description Only changes of this release (the import that produced them), e.g. `2026-01`. */
+                release?: string;
             };
             header?: never;
             path?: never;
@@ -2020,7 +2130,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -2038,7 +2148,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2063,7 +2173,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2092,7 +2202,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2123,7 +2233,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2148,7 +2258,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2175,7 +2285,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2341,7 +2451,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -2359,7 +2469,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2384,7 +2494,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2413,7 +2523,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2424,7 +2534,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints) or `system_not_found` (system endpoints): no such record. */
+            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -2442,7 +2552,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2473,7 +2583,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2498,7 +2608,7 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */
@@ -2525,7 +2635,1622 @@ export interface operations {
                              * @description Stable, machine-readable error code.
                              * @enum {string}
                              */
-                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listChildren: {
+        parameters: {
+            query?: {
+                /** @description Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200. */
+                limit?: number;
+                /** @description The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it. */
+                cursor?: string;
+                /** @description Only codes with this status. */
+                status?: "active" | "deprecated" | "retired";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `{system}:{code}`, percent-encoded (a `/` in the code is sent as `%2F`).
+                 * @example iso4217:EUR
+                 */
+                code_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of children. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "code",
+                     *           "id": "icd10cm:A00.0",
+                     *           "system": "icd10cm",
+                     *           "code": "A00.0",
+                     *           "display": "Cholera due to Vibrio cholerae 01, biovar cholerae",
+                     *           "definition": null,
+                     *           "status": "active",
+                     *           "parents": [
+                     *             "icd10cm:A00"
+                     *           ],
+                     *           "attributes": {},
+                     *           "release": "2026",
+                     *           "effective_from": "2025-10-01",
+                     *           "updated_at": "2026-01-02T09:14:31.205Z"
+                     *         },
+                     *         {
+                     *           "object": "code",
+                     *           "id": "icd10cm:A00.1",
+                     *           "system": "icd10cm",
+                     *           "code": "A00.1",
+                     *           "display": "Cholera due to Vibrio cholerae 01, biovar eltor",
+                     *           "definition": null,
+                     *           "status": "active",
+                     *           "parents": [
+                     *             "icd10cm:A00"
+                     *           ],
+                     *           "attributes": {},
+                     *           "release": "2026",
+                     *           "effective_from": "2025-10-01",
+                     *           "updated_at": "2026-01-02T09:14:31.205Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "has_more": true,
+                     *         "next_cursor": "WzEsImNoaWxkcmVuIiwiY29kZV9pZD1pY2QxMGNtJTNBQTAwIiwiaWNkMTBjbTpBMDAuMSJd.Wb3vRz5m8kqkHNKa3lVb2g"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            object: "code";
+                            /**
+                             * @description `{system}:{code}`; immutable.
+                             * @example iso4217:EUR
+                             */
+                            id: string;
+                            system: string;
+                            /** @description As published, case kept. */
+                            code: string;
+                            display: string;
+                            definition: string | null;
+                            /**
+                             * @description Lifecycle status of the code.
+                             * @enum {string}
+                             */
+                            status: "active" | "deprecated" | "retired";
+                            /** @description code_ids of the parent codes. */
+                            parents: string[];
+                            /** @description Every other column of the source. */
+                            attributes: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            /** @description The release that last changed this record. */
+                            release: string;
+                            /**
+                             * Format: date
+                             * @description Effective date of the change that added it.
+                             */
+                            effective_from: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last wrote it.
+                             */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            /** @description true when further records exist after this page. */
+                            has_more: boolean;
+                            /** @description Present only when has_more is true: send it as cursor to get the next page. */
+                            next_cursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listDescendants: {
+        parameters: {
+            query?: {
+                /** @description Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200. */
+                limit?: number;
+                /** @description The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it. */
+                cursor?: string;
+                /** @description Only codes with this status. */
+                status?: "active" | "deprecated" | "retired";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `{system}:{code}`, percent-encoded (a `/` in the code is sent as `%2F`).
+                 * @example iso4217:EUR
+                 */
+                code_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of descendants. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "code",
+                     *           "id": "icd10cm:A00",
+                     *           "system": "icd10cm",
+                     *           "code": "A00",
+                     *           "display": "Cholera",
+                     *           "definition": null,
+                     *           "status": "active",
+                     *           "parents": [
+                     *             "icd10cm:A00-A09"
+                     *           ],
+                     *           "attributes": {},
+                     *           "release": "2026",
+                     *           "effective_from": "2025-10-01",
+                     *           "updated_at": "2026-01-02T09:14:31.205Z"
+                     *         },
+                     *         {
+                     *           "object": "code",
+                     *           "id": "icd10cm:A00.0",
+                     *           "system": "icd10cm",
+                     *           "code": "A00.0",
+                     *           "display": "Cholera due to Vibrio cholerae 01, biovar cholerae",
+                     *           "definition": null,
+                     *           "status": "active",
+                     *           "parents": [
+                     *             "icd10cm:A00"
+                     *           ],
+                     *           "attributes": {},
+                     *           "release": "2026",
+                     *           "effective_from": "2025-10-01",
+                     *           "updated_at": "2026-01-02T09:14:31.205Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "has_more": true,
+                     *         "next_cursor": "WzEsImRlc2NlbmRhbnRzIiwiY29kZV9pZD1pY2QxMGNtJTNBQTAwLUEwOSIsImljZDEwY206QTAwLjAiXQ.0hY2sU9x1Jr6C9y7m1i8WA"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            object: "code";
+                            /**
+                             * @description `{system}:{code}`; immutable.
+                             * @example iso4217:EUR
+                             */
+                            id: string;
+                            system: string;
+                            /** @description As published, case kept. */
+                            code: string;
+                            display: string;
+                            definition: string | null;
+                            /**
+                             * @description Lifecycle status of the code.
+                             * @enum {string}
+                             */
+                            status: "active" | "deprecated" | "retired";
+                            /** @description code_ids of the parent codes. */
+                            parents: string[];
+                            /** @description Every other column of the source. */
+                            attributes: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            /** @description The release that last changed this record. */
+                            release: string;
+                            /**
+                             * Format: date
+                             * @description Effective date of the change that added it.
+                             */
+                            effective_from: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last wrote it.
+                             */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            /** @description true when further records exist after this page. */
+                            has_more: boolean;
+                            /** @description Present only when has_more is true: send it as cursor to get the next page. */
+                            next_cursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAncestors: {
+        parameters: {
+            query?: {
+                /** @description Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200. */
+                limit?: number;
+                /** @description The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it. */
+                cursor?: string;
+                /** @description Only codes with this status. */
+                status?: "active" | "deprecated" | "retired";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description `{system}:{code}`, percent-encoded (a `/` in the code is sent as `%2F`).
+                 * @example iso4217:EUR
+                 */
+                code_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ancestors. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "code",
+                     *           "id": "icd10cm:A00",
+                     *           "system": "icd10cm",
+                     *           "code": "A00",
+                     *           "display": "Cholera",
+                     *           "definition": null,
+                     *           "status": "active",
+                     *           "parents": [
+                     *             "icd10cm:A00-A09"
+                     *           ],
+                     *           "attributes": {},
+                     *           "release": "2026",
+                     *           "effective_from": "2025-10-01",
+                     *           "updated_at": "2026-01-02T09:14:31.205Z"
+                     *         },
+                     *         {
+                     *           "object": "code",
+                     *           "id": "icd10cm:A00-A09",
+                     *           "system": "icd10cm",
+                     *           "code": "A00-A09",
+                     *           "display": "Intestinal infectious diseases",
+                     *           "definition": null,
+                     *           "status": "active",
+                     *           "parents": [
+                     *             "icd10cm:A00-B99"
+                     *           ],
+                     *           "attributes": {},
+                     *           "release": "2026",
+                     *           "effective_from": "2025-10-01",
+                     *           "updated_at": "2026-01-02T09:14:31.205Z"
+                     *         },
+                     *         {
+                     *           "object": "code",
+                     *           "id": "icd10cm:A00-B99",
+                     *           "system": "icd10cm",
+                     *           "code": "A00-B99",
+                     *           "display": "Certain infectious and parasitic diseases",
+                     *           "definition": null,
+                     *           "status": "active",
+                     *           "parents": [],
+                     *           "attributes": {},
+                     *           "release": "2026",
+                     *           "effective_from": "2025-10-01",
+                     *           "updated_at": "2026-01-02T09:14:31.205Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "has_more": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            object: "code";
+                            /**
+                             * @description `{system}:{code}`; immutable.
+                             * @example iso4217:EUR
+                             */
+                            id: string;
+                            system: string;
+                            /** @description As published, case kept. */
+                            code: string;
+                            display: string;
+                            definition: string | null;
+                            /**
+                             * @description Lifecycle status of the code.
+                             * @enum {string}
+                             */
+                            status: "active" | "deprecated" | "retired";
+                            /** @description code_ids of the parent codes. */
+                            parents: string[];
+                            /** @description Every other column of the source. */
+                            attributes: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            /** @description The release that last changed this record. */
+                            release: string;
+                            /**
+                             * Format: date
+                             * @description Effective date of the change that added it.
+                             */
+                            effective_from: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last wrote it.
+                             */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            /** @description true when further records exist after this page. */
+                            has_more: boolean;
+                            /** @description Present only when has_more is true: send it as cursor to get the next page. */
+                            next_cursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSystemRoots: {
+        parameters: {
+            query?: {
+                /** @description Maximum records on the page: default 50, maximum 200. A larger value is clamped to 200. */
+                limit?: number;
+                /** @description The previous response's pagination.next_cursor, unchanged. Opaque: do not parse it. */
+                cursor?: string;
+                /** @description Only codes with this status. */
+                status?: "active" | "deprecated" | "retired";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A system name, e.g. `iso4217`.
+                 * @example iso4217
+                 */
+                system: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of root codes. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "code",
+                     *           "id": "icd10cm:A00-B99",
+                     *           "system": "icd10cm",
+                     *           "code": "A00-B99",
+                     *           "display": "Certain infectious and parasitic diseases",
+                     *           "definition": null,
+                     *           "status": "active",
+                     *           "parents": [],
+                     *           "attributes": {},
+                     *           "release": "2026",
+                     *           "effective_from": "2025-10-01",
+                     *           "updated_at": "2026-01-02T09:14:31.205Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "has_more": true,
+                     *         "next_cursor": "WzEsInJvb3RzIiwic3lzdGVtPWljZDEwY20iLCJpY2QxMGNtOkEwMC1COTkiXQ.n2e3W0m6y0r9aQhS8c1xgQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            object: "code";
+                            /**
+                             * @description `{system}:{code}`; immutable.
+                             * @example iso4217:EUR
+                             */
+                            id: string;
+                            system: string;
+                            /** @description As published, case kept. */
+                            code: string;
+                            display: string;
+                            definition: string | null;
+                            /**
+                             * @description Lifecycle status of the code.
+                             * @enum {string}
+                             */
+                            status: "active" | "deprecated" | "retired";
+                            /** @description code_ids of the parent codes. */
+                            parents: string[];
+                            /** @description Every other column of the source. */
+                            attributes: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            /** @description The release that last changed this record. */
+                            release: string;
+                            /**
+                             * Format: date
+                             * @description Effective date of the change that added it.
+                             */
+                            effective_from: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last wrote it.
+                             */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            /** @description true when further records exist after this page. */
+                            has_more: boolean;
+                            /** @description Present only when has_more is true: send it as cursor to get the next page. */
+                            next_cursor?: string;
+                        };
+                    };
+                };
+            };
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    batchGetCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 1 to 200 code ids, `{system}:{code}` (not percent-encoded: they are JSON strings).
+                     * @example [
+                     *       "iso4217:EUR",
+                     *       "iso4217:USD",
+                     *       "iso4217:XYZ"
+                     *     ]
+                     */
+                    ids: string[];
+                    /**
+                     * Format: date
+                     * @description A date, YYYY-MM-DD, e.g. 2024-06-25: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as they are today.
+                     */
+                    as_of?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The codes found and the ids not found. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "batch",
+                     *       "data": [
+                     *         {
+                     *           "object": "code",
+                     *           "id": "iso4217:EUR",
+                     *           "system": "iso4217",
+                     *           "code": "EUR",
+                     *           "display": "Euro",
+                     *           "definition": "Single currency of the euro area, also used by several other states and territories.",
+                     *           "status": "active",
+                     *           "parents": [],
+                     *           "attributes": {
+                     *             "entities": "Åland Islands; Andorra; Austria; Belgium; Bulgaria; Croatia; …",
+                     *             "minor_unit": "2",
+                     *             "numeric_code": "978"
+                     *           },
+                     *           "release": "2026-01",
+                     *           "effective_from": "2022-07-01",
+                     *           "updated_at": "2026-01-02T09:14:31.205Z"
+                     *         }
+                     *       ],
+                     *       "not_found": [
+                     *         "iso4217:XYZ"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "batch";
+                        /** @description The records found, in the order of `ids`, each once. */
+                        data: {
+                            /** @enum {string} */
+                            object: "code";
+                            /**
+                             * @description `{system}:{code}`; immutable.
+                             * @example iso4217:EUR
+                             */
+                            id: string;
+                            system: string;
+                            /** @description As published, case kept. */
+                            code: string;
+                            display: string;
+                            definition: string | null;
+                            /**
+                             * @description Lifecycle status of the code.
+                             * @enum {string}
+                             */
+                            status: "active" | "deprecated" | "retired";
+                            /** @description code_ids of the parent codes. */
+                            parents: string[];
+                            /** @description Every other column of the source. */
+                            attributes: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            /** @description The release that last changed this record. */
+                            release: string;
+                            /**
+                             * Format: date
+                             * @description Effective date of the change that added it.
+                             */
+                            effective_from: string;
+                            /**
+                             * Format: date-time
+                             * @description When the service last wrote it.
+                             */
+                            updated_at: string;
+                        }[];
+                        /** @description The ids not found (on `as_of`, when given), in the order of `ids`. */
+                        not_found: string[];
+                    };
+                };
+            };
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_api_key`: no key, or a malformed, unknown or revoked key. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `endpoint_not_available_on_plan`: the key's plan does not include this endpoint. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large`: the request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: a fault on our side. Quote the `request_id`. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
+                            /** @description Human-readable explanation; may change. */
+                            message: string;
+                            /** @description The parameter at fault, when there is one. */
+                            param?: string;
+                            /** @description Same as the Request-Id response header. */
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable, machine-readable error code.
+                             * @enum {string}
+                             */
+                            code: "api_key_in_query" | "invalid_parameter" | "unknown_parameter" | "invalid_cursor" | "invalid_body" | "invalid_api_key" | "endpoint_not_available_on_plan" | "code_not_found" | "system_not_found" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "monthly_quota_exceeded" | "internal_error" | "service_unavailable";
                             /** @description Human-readable explanation; may change. */
                             message: string;
                             /** @description The parameter at fault, when there is one. */

@@ -46,6 +46,12 @@ export type SearchCodesParams = Omit<ParamsOf<'searchCodes'>, 'q'>;
 export type ListSystemsParams = ParamsOf<'listSystems'>;
 export type GetSystemParams = ParamsOf<'getSystem'>;
 export type ListReleasesParams = ParamsOf<'listReleases'>;
+/** Parameters of children, descendants, ancestors and roots: `status`, `limit`, `cursor`. */
+export type HierarchyParams = ParamsOf<'listChildren'>;
+/** `POST /v1/codes/batch`: the records found, in the order asked, and the ids not found. */
+export type BatchResult = ResponseOf<'batchGetCodes'>;
+/** Options of a batch: `as_of`, and the options of the call. */
+export type BatchParams = { as_of?: string } & RequestOptions;
 
 /** The body of every error answer. */
 export type ErrorBody = Json<operations['listCodes']['responses'][400]>;

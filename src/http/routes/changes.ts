@@ -63,6 +63,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
         type: q.type,
         effective_from: q.effective_from,
         effective_to: q.effective_to,
+        release: q.release,
       });
       const page = await listChanges(store, {
         after: positionAfter(cursors, q.cursor, changesCollection, binding),
@@ -72,6 +73,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
         type: (q.type as ChangeType | undefined) ?? null,
         effectiveFrom: q.effective_from ?? null,
         effectiveTo: q.effective_to ?? null,
+        release: q.release ?? null,
       });
       sendJsonText(reply, pageEnvelope(page, cursors, changesCollection, binding));
       return reply;

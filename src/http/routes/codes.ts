@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CodeStatus } from '../../domain/records.ts';
 import { getCode, listCodes } from '../../services/catalog.ts';
+import { getCodeAsOf, listCodesAsOf } from '../../services/navigation.ts';
+import { CodeQuery } from '../navigation-schemas.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
 import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
-import { CodeIdParams, CodeRecord, CodesQuery, NoQuery, PageOf, errorResponses, okResponse } from '../schemas.ts';
+import { CodeIdParams, CodeRecord, CodesQuery, PageOf, errorResponses, okResponse } from '../schemas.ts';
 import { sendJsonText, type RouteDeps } from './v1-types.ts';
 
 export const codesCollection: Collection<string> = {
@@ -25,21 +27,22 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
       schema: {
         operationId: 'listCodes',
         summary: 'List codes',
-        description: 'Pages through every code, ordered by id (binary string order).',
+        description: 'Pages through every code, ordered by id (binary string order); with `as_of`, the codes as they stood on that date.',
         tags: ['codes'],
         querystring: CodesQuery,
         response: { 200: okResponse(PageOf(CodeRecord, 'A page of codes.'), EXAMPLES.codesPage), ...errorResponses('codes.list') },
       },
     },
     async (request, reply) => {
-      const { limit, cursor, system, status } = request.query;
-      const binding = filterBinding({ system, status });
-      const page = await listCodes(store, {
+      const { limit, cursor, system, status, as_of: asOf } = request.query;
+      const binding = filterBinding({ system, status, as_of: asOf });
+      const query = {
         after: positionAfter(cursors, cursor, codesCollection, binding),
         limit: effectiveLimit(limit),
         system: system ?? null,
         status: (status as CodeStatus | undefined) ?? null,
-      });
+      };
+      const page = asOf === undefined ? await listCodes(store, query) : await listCodesAsOf(store, { ...query, asOf });
       sendJsonText(reply, pageEnvelope(page, cursors, codesCollection, binding));
       return reply;
     },
@@ -52,16 +55,16 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
       schema: {
         operationId: 'getCode',
         summary: 'Get one code',
-        description:
-          'One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`.',
+        description: 'One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`. With `as_of`, the record as it stood on that date.',
         tags: ['codes'],
         params: CodeIdParams,
-        querystring: NoQuery,
+        querystring: CodeQuery,
         response: { 200: okResponse(CodeRecord, EXAMPLES.code, 'The code record.'), ...errorResponses('codes.get', 404) },
       },
     },
     async (request, reply) => {
-      sendJsonText(reply, await getCode(store, request.params.code_id));
+      const asOf = request.query.as_of;
+      sendJsonText(reply, asOf === undefined ? await getCode(store, request.params.code_id) : await getCodeAsOf(store, request.params.code_id, asOf));
       return reply;
     },
   );

@@ -11,6 +11,7 @@ import { changedFields, changeTypeOf, compareBinary, contentHash, pick } from '.
 import { refuseBackdating, refuseBadParents, refuseMassRetirement, refuseReusedRelease } from './guards.ts';
 import type { CodeCounts } from '../../store/systems-store.ts';
 import { parseImportFile, type ImportRow } from './parse.ts';
+import { writeHierarchy, writeVersions } from './navigation.ts';
 import { ImportRejected, validateRequest, type ImportMode, type ImportRequest } from './request.ts';
 
 export { ImportRejected, validateRequest, type ImportMode, type ImportRequest } from './request.ts';
@@ -154,11 +155,14 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
   const releaseKnown = await tx.releaseExists(req.system, req.release);
   refuseReusedRelease(req, releaseKnown, changes.length);
   const feedLatest = changes.length > 0 ? await tx.latestEffectiveDate(null) : null;
+  const systemLatest = changes.length > 0 ? await tx.latestEffectiveDate(req.system) : null;
 
   let nextId = await tx.nextChangeId();
   const firstChangeId = changes.length > 0 ? nextId : null;
   const changeWrites: ChangeWrite[] = [];
   const codeWrites: CodeWrite[] = [];
+  const recorded: ChangeRecord[] = [];
+  const records = new Map<string, string>();
   const counts = { added: 0, revised: 0, retired: 0, reactivated: 0, repaired: 0 };
   for (const p of pending) {
     const repair = p.previous !== null && p.fields.length === 0;
@@ -204,6 +208,8 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
       recorded_at: now,
     };
     changeWrites.push({ id: nextId, codeId: p.id, system: req.system, type: p.type, effectiveDate: req.effectiveDate, json: JSON.stringify(change) });
+    recorded.push(change);
+    records.set(p.id, codeWrites.at(-1)!.json);
     counts[p.type]++;
     nextId++;
   }
@@ -215,6 +221,8 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
     await tx.writeCodes(codeWrites.slice(start, start + WRITE_CHUNK));
     progress('write', Math.min(start + WRITE_CHUNK, codeWrites.length), codeWrites.length);
   }
+  await writeVersions(tx, recorded, records, systemLatest !== null && req.effectiveDate < systemLatest);
+  await writeHierarchy(tx, req.system, changes.map((p) => ({ id: p.id, content: p.content, fields: p.previous === null ? null : p.fields })), current.size + added.length);
 
   if (!releaseKnown) {
     await tx.recordRelease({

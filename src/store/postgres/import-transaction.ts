@@ -8,6 +8,7 @@ import { searchRowOf } from '../search-walk.ts';
 import { writeSearchRows } from './search.ts';
 import { PostgresReleaseTransaction } from './systems.ts';
 import type { ReleaseWrite } from '../systems-store.ts';
+import { PostgresNavigationWriter } from './navigation-writer.ts';
 
 /** Rows per INSERT … SELECT FROM unnest(…): large enough to amortise the round trip. */
 const CHUNK = 5_000;
@@ -20,11 +21,13 @@ function chunks<T>(items: T[]): T[][] {
 
 export class PostgresImportTransaction implements ImportTransaction {
   private readonly client: pg.Client;
+  readonly navigation: PostgresNavigationWriter;
 
   private readonly releases: PostgresReleaseTransaction;
   constructor(client: pg.Client) {
     this.client = client;
     this.releases = new PostgresReleaseTransaction(client);
+    this.navigation = new PostgresNavigationWriter(client);
   }
 
   releaseExists(system: string, name: string): Promise<boolean> {

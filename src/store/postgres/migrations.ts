@@ -10,6 +10,7 @@ import { exec, LOCK_KEY_SQL, rows, withOwnConnection, type PoolOptions } from '.
 import { indexExistingCodes, POSTGRES_SEARCH_SCHEMA } from './search.ts';
 import { POSTGRES_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradePostgres } from '../plan-upgrade.ts';
+import { migrateNavigation } from './navigation-migration.ts';
 
 /** SQL, or a function for a migration that must compute in JavaScript (it runs in the same transaction). */
 export type PostgresMigration = string | ((client: pg.Client) => Promise<void>);
@@ -186,6 +187,9 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     await indexExistingCodes(client);
     await client.query(planUpgradePostgres(BEFORE_SEARCH, ADDED_WITH_SEARCH));
   },
+  // 7: hierarchy edges and closure, code versions for as_of, roots and release indexes;
+  //    plans that had every endpoint get codes.hierarchy and codes.batch
+  migrateNavigation,
 ];
 
 /** Runs on a connection of its own, without the requests' statement timeout: a migration may take long. */

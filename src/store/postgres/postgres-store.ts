@@ -21,6 +21,7 @@ import { migratePostgres } from './migrations.ts';
 import { searchPostgres } from './search.ts';
 import { PostgresSystemsStore } from './systems.ts';
 import type { CodeSearchQuery, SearchKey } from '../search-walk.ts';
+import { PostgresNavigation } from './navigation.ts';
 import { arrays, createPool, exec, inTransaction, LOCK_KEY_SQL, rows, storeError, withOwnConnection, type PoolOptions, type Value } from './pg-client.ts';
 
 export interface PostgresStoreOptions extends PoolOptions {
@@ -38,6 +39,7 @@ export class PostgresStore implements Store {
   readonly dashboard: SqlDashboardStore;
   readonly keyLife: PostgresKeyLifeStore;
   readonly systems: PostgresSystemsStore;
+  readonly navigation: PostgresNavigation;
   private readonly importWaitMs: number;
   private readonly connection: PoolOptions;
 
@@ -49,6 +51,7 @@ export class PostgresStore implements Store {
     this.dashboard = new SqlDashboardStore(new PostgresSql(pool));
     this.keyLife = new PostgresKeyLifeStore(pool);
     this.systems = new PostgresSystemsStore(pool);
+    this.navigation = new PostgresNavigation(pool);
   }
 
   /** Connects and brings the schema up to date (safe with many instances starting at once). */
@@ -110,6 +113,7 @@ export class PostgresStore implements Store {
     add((p) => `type = ${p}`, q.type);
     add((p) => `effective_date >= ${p}`, q.effectiveFrom);
     add((p) => `effective_date <= ${p}`, q.effectiveTo);
+    add((p) => `codebook_release(json) = ${p}`, q.release ?? null);
     if (q.after !== null) {
       const date = `$${values.push(q.after.effectiveDate)}`;
       const id = `$${values.push(q.after.id)}::bigint`;

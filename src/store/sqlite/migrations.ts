@@ -8,6 +8,7 @@ import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
 import { indexExistingCodes, SQLITE_SEARCH_SCHEMA } from './search.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
+import { migrateNavigation } from './navigation-migration.ts';
 
 /** SQL, or a function for a migration that must compute in JavaScript (it runs in the same transaction). */
 export type SqliteMigration = string | ((db: DatabaseSync) => void);
@@ -168,6 +169,9 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     indexExistingCodes(db);
     db.exec(planUpgradeSqlite(BEFORE_SEARCH, ADDED_WITH_SEARCH));
   },
+  // 8: hierarchy edges and closure, code versions for as_of, roots and release indexes;
+  //    plans that had every endpoint get codes.hierarchy and codes.batch
+  migrateNavigation,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

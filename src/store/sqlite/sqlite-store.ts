@@ -24,6 +24,8 @@ import type { CodeSearchQuery, SearchKey } from '../search-walk.ts';
 import { searchRowOf } from '../search-walk.ts';
 import { SqliteReleaseTransaction, SqliteSystemsStore } from './systems.ts';
 import type { ReleaseWrite } from '../systems-store.ts';
+import { SqliteNavigation } from './navigation.ts';
+import { SqliteNavigationWriter } from './navigation-writer.ts';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -49,6 +51,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   readonly dashboard: SqlDashboardStore;
   readonly keyLife: SqliteKeyLifeStore;
   readonly systems: SqliteSystemsStore;
+  readonly navigation: SqliteNavigation;
   private readonly dataVersion: StatementSync;
 
   constructor(options: SqliteStoreOptions) {
@@ -62,6 +65,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.dashboard = new SqlDashboardStore(sql);
     this.keyLife = new SqliteKeyLifeStore(this.db);
     this.systems = new SqliteSystemsStore(this.db);
+    this.navigation = new SqliteNavigation(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
   }
@@ -120,6 +124,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     filter('type = $type', 'type', q.type);
     filter('effective_date >= $from', 'from', q.effectiveFrom);
     filter('effective_date <= $to', 'to', q.effectiveTo);
+    filter("(CASE WHEN json_valid(json) THEN json_extract(json, '$.release') END) = $release", 'release', q.release ?? null);
     const select = (extra: string[], order: string) =>
       `SELECT effective_date, id, json FROM changes ${whereClause([...extra, ...filters])} ORDER BY ${order} LIMIT $limit`;
     let sql: string;
@@ -216,9 +221,11 @@ class SqliteImportTransaction implements ImportTransaction {
   private codeById: StatementSync | null = null;
   private search: SqliteSearchIndexer | null = null;
   private readonly releases: SqliteReleaseTransaction;
+  readonly navigation: SqliteNavigationWriter;
   constructor(db: DatabaseSync) {
     this.db = db;
     this.releases = new SqliteReleaseTransaction(db);
+    this.navigation = new SqliteNavigationWriter(db);
   }
 
   releaseExists(system: string, name: string): Promise<boolean> {

@@ -1,0 +1,47 @@
+/**
+ * Reads that navigate the code set: the hierarchy (children, descendants,
+ * ancestors, roots), the records as they stood on a past date, and many codes
+ * in one call. Both backends implement it (src/store/sqlite/navigation.ts,
+ * src/store/postgres/navigation.ts) and pass the same suite.
+ */
+import type { CodeVersion } from '../domain/history.ts';
+import type { ClosureRow } from '../domain/closure.ts';
+import type { JsonText } from '../domain/json-text.ts';
+import type { AncestorKey, AncestorsQuery, AsOfPageQuery, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
+import type { RawPage } from '../domain/pages.ts';
+import type { CodeRecord } from '../domain/records.ts';
+
+export type { AncestorKey, AncestorsQuery, AsOfPageQuery, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
+
+export interface NavigationStore {
+  pageChildren(query: RelativesQuery): Promise<RawPage<string, CodeRecord>>;
+  /** Every code below, each once whatever the number of paths to it, by id. */
+  pageDescendants(query: RelativesQuery): Promise<RawPage<string, CodeRecord>>;
+  pageAncestors(query: AncestorsQuery): Promise<RawPage<AncestorKey, CodeRecord>>;
+  /** Codes of the system with no parents, by id. */
+  pageRoots(query: RootsQuery): Promise<RawPage<string, CodeRecord>>;
+  systemExists(system: string): Promise<boolean>;
+
+  /** The record of a code as it stood on `asOf`, or null when it did not exist then. */
+  codeJsonAsOf(id: string, asOf: string): Promise<JsonText<CodeRecord> | null>;
+  pageCodesAsOf(query: AsOfPageQuery): Promise<RawPage<string, CodeRecord>>;
+  /** The records of the ids found (now, or on `asOf`), keyed by id; unknown ids are absent. */
+  codesJson(ids: readonly string[], asOf: string | null): Promise<Map<string, JsonText<CodeRecord>>>;
+}
+
+/** What an import writes for the navigation reads, inside its transaction. */
+export interface NavigationWriter {
+  /** child → parents of every code of the system that has parents, as stored. */
+  systemParents(system: string): Promise<Map<string, string[]>>;
+  /**
+   * Replaces the system's edges with `parents`, and its closure with `closure`;
+   * null: too large to keep, reads walk the edges.
+   */
+  writeHierarchy(system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): Promise<void>;
+  /** The latest version's record of each code (by effective date, then change id); codes without one are absent. */
+  latestVersions(codeIds: readonly string[]): Promise<Map<string, string>>;
+  /** Appends versions: each closes the open version of its code at its validFrom. */
+  appendVersions(versions: CodeVersion[], closePrevious: boolean): Promise<void>;
+  /** Rebuilds every version of these codes from their changes (a back-dated import). */
+  rebuildVersions(codeIds: readonly string[]): Promise<void>;
+}

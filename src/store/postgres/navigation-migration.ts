@@ -1,0 +1,73 @@
+/**
+ * Migration 5 on PostgreSQL: what hierarchy and as-of reads need, built for a
+ * database that already holds codes and changes (see the SQLite twin).
+ */
+import type pg from 'pg';
+import { closureBudget, computeClosure } from '../../domain/closure.ts';
+import { arrays } from './pg-client.ts';
+import { parseOrNull } from '../parse-or-null.ts';
+import { ADDED_WITH_NAVIGATION, BEFORE_NAVIGATION, planUpgradePostgres } from '../plan-upgrade.ts';
+import { PostgresNavigationWriter, replayAll } from './navigation-writer.ts';
+
+const SCHEMA = `
+  CREATE TABLE code_edges (
+    child  text COLLATE "C" NOT NULL,
+    parent text COLLATE "C" NOT NULL,
+    PRIMARY KEY (parent, child)
+  );
+  CREATE INDEX code_edges_by_child ON code_edges (child, parent);
+
+  CREATE TABLE code_closure (
+    ancestor   text COLLATE "C" NOT NULL,
+    descendant text COLLATE "C" NOT NULL,
+    depth      integer NOT NULL,
+    PRIMARY KEY (ancestor, descendant)
+  );
+  CREATE INDEX code_closure_up ON code_closure (descendant, depth, ancestor);
+
+  CREATE TABLE code_hierarchies (
+    system  text COLLATE "C" PRIMARY KEY,
+    closure integer NOT NULL
+  );
+
+  CREATE TABLE code_versions (
+    change_id  bigint PRIMARY KEY,
+    code_id    text COLLATE "C" NOT NULL,
+    system     text COLLATE "C" NOT NULL,
+    valid_from text COLLATE "C" NOT NULL,
+    valid_to   text COLLATE "C",
+    status     text NOT NULL,
+    json       text NOT NULL
+  );
+  CREATE INDEX code_versions_by_code ON code_versions (code_id, valid_from, change_id);
+  CREATE INDEX code_versions_by_system ON code_versions (system, code_id);
+
+  -- A damaged record (JSON that does not parse) must stay writable: it is no root and has no release.
+  CREATE FUNCTION codebook_is_root(record text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE AS $f$
+  BEGIN RETURN (record::json -> 'parents' -> 0) IS NULL; EXCEPTION WHEN others THEN RETURN false; END $f$;
+  CREATE FUNCTION codebook_release(record text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $f$
+  BEGIN RETURN record::json ->> 'release'; EXCEPTION WHEN others THEN RETURN NULL; END $f$;
+  CREATE INDEX codes_roots ON codes (system, id) WHERE codebook_is_root(json);
+  CREATE INDEX changes_by_release ON changes (codebook_release(json), effective_date, id);
+
+`;
+
+export async function migrateNavigation(client: pg.Client): Promise<void> {
+  await client.query(SCHEMA);
+  // Plans that had every endpoint get the new ones (free gains codes.hierarchy only when seeded new).
+  await client.query(planUpgradePostgres(BEFORE_NAVIGATION, ADDED_WITH_NAVIGATION));
+  const writer = new PostgresNavigationWriter(client);
+  const graphs = new Map<string, Map<string, string[]>>();
+  const sizes = new Map<string, number>();
+  for (const [id, system, json] of await arrays<[string, string, string]>(client, 'SELECT id, system, json FROM codes')) {
+    sizes.set(system, (sizes.get(system) ?? 0) + 1);
+    const parents = parseOrNull<{ parents?: unknown }>(json)?.parents;
+    if (!Array.isArray(parents) || parents.length === 0) continue;
+    let graph = graphs.get(system);
+    if (!graph) graphs.set(system, (graph = new Map<string, string[]>()));
+    graph.set(id, parents.filter((p): p is string => typeof p === 'string'));
+  }
+  for (const [system, graph] of graphs) await writer.writeHierarchy(system, graph, computeClosure(graph, closureBudget(sizes.get(system) ?? 0)));
+  const changes = await arrays<[string, string]>(client, 'SELECT code_id, json FROM changes ORDER BY code_id, effective_date, id');
+  await writer.appendVersions(replayAll(changes), false);
+}

@@ -1,0 +1,106 @@
+/**
+ * What an import writes on PostgreSQL for the navigation reads, on the
+ * import's connection and inside its transaction.
+ */
+import type { ClosureRow } from '../../domain/closure.ts';
+import { replayCode, type CodeVersion } from '../../domain/history.ts';
+import type { ChangeRecord } from '../../domain/records.ts';
+import type { NavigationWriter } from '../navigation-store.ts';
+import { arrays, exec, type Queryable } from './pg-client.ts';
+
+const CHUNK = 5_000;
+
+function* chunks<T>(items: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < items.length; i += CHUNK) yield items.slice(i, i + CHUNK);
+}
+
+/** Ids of a system are `{system}:…`: they sort from `{system}:` up to, not including, `{system};`. */
+const range = (system: string) => [`${system}:`, `${system};`];
+
+export class PostgresNavigationWriter implements NavigationWriter {
+  private readonly client: Queryable;
+
+  constructor(client: Queryable) {
+    this.client = client;
+  }
+
+  async systemParents(system: string): Promise<Map<string, string[]>> {
+    const found = await arrays<[string, string]>(this.client, 'SELECT child, parent FROM code_edges WHERE child >= $1 AND child < $2 ORDER BY child, parent', range(system));
+    const parents = new Map<string, string[]>();
+    for (const [child, parent] of found) {
+      const list = parents.get(child);
+      if (list) list.push(parent);
+      else parents.set(child, [parent]);
+    }
+    return parents;
+  }
+
+  async writeHierarchy(system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): Promise<void> {
+    await exec(this.client, 'DELETE FROM code_edges WHERE child >= $1 AND child < $2', range(system));
+    await exec(this.client, 'DELETE FROM code_closure WHERE descendant >= $1 AND descendant < $2', range(system));
+    const edges: [string, string][] = [];
+    for (const [child, ps] of parents) for (const p of new Set(ps)) edges.push([child, p]);
+    for (const part of chunks(edges)) {
+      await exec(this.client, 'INSERT INTO code_edges (child, parent) SELECT * FROM unnest($1::text[], $2::text[])', [part.map((e) => e[0]), part.map((e) => e[1])]);
+    }
+    for (const part of chunks(closure ?? [])) {
+      await exec(this.client, 'INSERT INTO code_closure (ancestor, descendant, depth) SELECT * FROM unnest($1::text[], $2::text[], $3::integer[])', [
+        part.map((r) => r.ancestor), part.map((r) => r.descendant), part.map((r) => r.depth),
+      ]);
+    }
+    await exec(this.client, 'INSERT INTO code_hierarchies (system, closure) VALUES ($1, $2) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure', [system, closure ? 1 : 0]);
+  }
+
+  async latestVersions(codeIds: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const part of chunks(codeIds)) {
+      const rows = await arrays<[string, string]>(this.client, `SELECT DISTINCT ON (code_id) code_id, json FROM code_versions
+        WHERE code_id = ANY($1::text[]) ORDER BY code_id, valid_from DESC, change_id DESC`, [part]);
+      for (const [id, json] of rows) found.set(id, json);
+    }
+    return found;
+  }
+
+  async appendVersions(versions: CodeVersion[], closePrevious: boolean): Promise<void> {
+    for (const part of chunks(versions)) {
+      if (closePrevious) {
+        await exec(this.client, `UPDATE code_versions v SET valid_to = u.d FROM unnest($1::text[], $2::text[]) AS u(id, d)
+          WHERE v.code_id = u.id AND v.valid_to IS NULL`, [part.map((v) => v.codeId), part.map((v) => v.validFrom)]);
+      }
+      await exec(this.client, `INSERT INTO code_versions (change_id, code_id, system, valid_from, valid_to, status, json)
+        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`, [
+        part.map((v) => v.changeId), part.map((v) => v.codeId), part.map((v) => v.system), part.map((v) => v.validFrom),
+        part.map((v) => v.validTo) as string[], part.map((v) => v.status), part.map((v) => v.json),
+      ]);
+    }
+  }
+
+  async rebuildVersions(codeIds: readonly string[]): Promise<void> {
+    for (const part of chunks(codeIds)) {
+      const found = await arrays<[string, string]>(this.client, 'SELECT code_id, json FROM changes WHERE code_id = ANY($1::text[]) ORDER BY code_id', [part]);
+      await exec(this.client, 'DELETE FROM code_versions WHERE code_id = ANY($1::text[])', [part]);
+      await this.appendVersions(replayAll(found), false);
+    }
+  }
+}
+
+/** Versions of every code in `rows` ([code_id, change json], grouped by code_id). */
+export function replayAll(rows: Iterable<[string, string]>): CodeVersion[] {
+  const versions: CodeVersion[] = [];
+  let current: string | null = null;
+  let changes: ChangeRecord[] = [];
+  for (const [codeId, json] of rows) {
+    if (codeId !== current && changes.length > 0) {
+      versions.push(...replayCode(changes));
+      changes = [];
+    }
+    current = codeId;
+    try {
+      changes.push(JSON.parse(json) as ChangeRecord);
+    } catch {
+      // A damaged change is left out of the replay.
+    }
+  }
+  if (changes.length > 0) versions.push(...replayCode(changes));
+  return versions;
+}

@@ -1,0 +1,93 @@
+/**
+ * Migration 5 on SQLite: what hierarchy and as-of reads need, built for a
+ * database that already holds codes and changes. Edges come from the
+ * records' parents, each system's closure is computed as the importer does,
+ * and every code's versions are replayed from its changes.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { closureBudget, computeClosure } from '../../domain/closure.ts';
+import { replayCode } from '../../domain/history.ts';
+import type { ChangeRecord } from '../../domain/records.ts';
+import { SqliteNavigationWriter, writeSqliteHierarchy } from './navigation-writer.ts';
+import { parseOrNull } from '../parse-or-null.ts';
+import { ADDED_WITH_NAVIGATION, BEFORE_NAVIGATION, planUpgradeSqlite } from '../plan-upgrade.ts';
+
+const SCHEMA = `
+  -- One row per (parent, child) edge of the parent graph.
+  CREATE TABLE code_edges (
+    child  TEXT NOT NULL,
+    parent TEXT NOT NULL,
+    PRIMARY KEY (parent, child)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX code_edges_by_child ON code_edges (child, parent);
+
+  -- Every (ancestor, descendant) pair once, with the shortest distance.
+  CREATE TABLE code_closure (
+    ancestor   TEXT NOT NULL,
+    descendant TEXT NOT NULL,
+    depth      INTEGER NOT NULL,
+    PRIMARY KEY (ancestor, descendant)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX code_closure_up ON code_closure (descendant, depth, ancestor);
+
+  -- Systems with a hierarchy; closure 0: too large to keep, reads walk the edges.
+  CREATE TABLE code_hierarchies (
+    system  TEXT PRIMARY KEY,
+    closure INTEGER NOT NULL
+  ) STRICT;
+
+  -- The record each change produced, valid from its date until the next version's.
+  CREATE TABLE code_versions (
+    change_id  INTEGER PRIMARY KEY,
+    code_id    TEXT NOT NULL,
+    system     TEXT NOT NULL,
+    valid_from TEXT NOT NULL,
+    valid_to   TEXT,
+    status     TEXT NOT NULL,
+    json       TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX code_versions_by_code ON code_versions (code_id, valid_from);
+  CREATE INDEX code_versions_by_system ON code_versions (system, code_id);
+
+  -- Codes without parents: the roots of their system.
+  -- json_valid first: a damaged record must stay writable (and is no root).
+  CREATE INDEX codes_roots ON codes (system, id) WHERE (CASE WHEN json_valid(json) THEN json_extract(json, '$.parents[0]') ELSE 0 END) IS NULL;
+  -- GET /v1/changes?release=
+  CREATE INDEX changes_by_release ON changes ((CASE WHEN json_valid(json) THEN json_extract(json, '$.release') END), effective_date, id);
+
+`;
+
+export function migrateNavigation(db: DatabaseSync): void {
+  db.exec(SCHEMA);
+  // Plans that had every endpoint get the new ones (free gains codes.hierarchy only when seeded new).
+  db.exec(planUpgradeSqlite(BEFORE_NAVIGATION, ADDED_WITH_NAVIGATION));
+  const parentsOf = new Map<string, Map<string, string[]>>();
+  const sizes = new Map<string, number>();
+  for (const { id, system, json } of db.prepare('SELECT id, system, json FROM codes').iterate() as Iterable<{ id: string; system: string; json: string }>) {
+    sizes.set(system, (sizes.get(system) ?? 0) + 1);
+    const parents = parseOrNull<{ parents?: unknown }>(json)?.parents;
+    if (!Array.isArray(parents) || parents.length === 0) continue;
+    let graph = parentsOf.get(system);
+    if (!graph) parentsOf.set(system, (graph = new Map<string, string[]>()));
+    graph.set(id, parents.filter((p): p is string => typeof p === 'string'));
+  }
+  for (const [system, graph] of parentsOf) {
+    writeSqliteHierarchy(db, system, graph, computeClosure(graph, closureBudget(sizes.get(system) ?? 0)));
+  }
+
+  const writer = new SqliteNavigationWriter(db);
+  let codeId: string | null = null;
+  let changes: ChangeRecord[] = [];
+  const flush = () => {
+    if (changes.length > 0) void writer.appendVersions(replayCode(changes), false);
+    changes = [];
+  };
+  for (const row of db.prepare('SELECT code_id, json FROM changes ORDER BY code_id, effective_date, id').iterate() as Iterable<{ code_id: string; json: string }>) {
+    if (row.code_id !== codeId) flush();
+    codeId = row.code_id;
+    const change = parseOrNull<ChangeRecord>(row.json);
+    if (change) changes.push(change);
+  }
+  flush();
+}
+

@@ -1,0 +1,85 @@
+/**
+ * What an import writes on SQLite for the navigation reads, on the import's
+ * connection and inside its transaction: the system's edges and closure, and
+ * the version of each code a change produced.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { ClosureRow } from '../../domain/closure.ts';
+import { replayCode, type CodeVersion } from '../../domain/history.ts';
+import type { ChangeRecord } from '../../domain/records.ts';
+import type { NavigationWriter } from '../navigation-store.ts';
+
+/** Ids of a system are `{system}:…`: they sort from `{system}:` up to, not including, `{system};`. */
+export function systemRange(system: string): [string, string] {
+  return [`${system}:`, `${system};`];
+}
+
+export class SqliteNavigationWriter implements NavigationWriter {
+  private readonly db: DatabaseSync;
+  private insertVersion: StatementSync | null = null;
+  private closeVersion: StatementSync | null = null;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  async systemParents(system: string): Promise<Map<string, string[]>> {
+    const stmt = this.db.prepare('SELECT child, parent FROM code_edges INDEXED BY code_edges_by_child WHERE child >= ? AND child < ? ORDER BY child, parent');
+    stmt.setReturnArrays(true);
+    const parents = new Map<string, string[]>();
+    for (const [child, parent] of stmt.iterate(...systemRange(system)) as Iterable<[string, string]>) {
+      const list = parents.get(child);
+      if (list) list.push(parent);
+      else parents.set(child, [parent]);
+    }
+    return parents;
+  }
+
+  async writeHierarchy(system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): Promise<void> {
+    writeSqliteHierarchy(this.db, system, parents, closure);
+  }
+
+  async latestVersions(codeIds: readonly string[]): Promise<Map<string, string>> {
+    const stmt = this.db.prepare('SELECT json FROM code_versions WHERE code_id = ? ORDER BY valid_from DESC, change_id DESC LIMIT 1');
+    const found = new Map<string, string>();
+    for (const id of codeIds) {
+      const row = stmt.get(id) as { json: string } | undefined;
+      if (row) found.set(id, row.json);
+    }
+    return found;
+  }
+
+  async appendVersions(versions: CodeVersion[], closePrevious: boolean): Promise<void> {
+    this.insertVersion ??= this.db.prepare(
+      'INSERT INTO code_versions (change_id, code_id, system, valid_from, valid_to, status, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.closeVersion ??= this.db.prepare('UPDATE code_versions SET valid_to = ? WHERE code_id = ? AND valid_to IS NULL');
+    for (const v of versions) {
+      if (closePrevious) this.closeVersion.run(v.validFrom, v.codeId);
+      this.insertVersion.run(v.changeId, v.codeId, v.system, v.validFrom, v.validTo, v.status, v.json);
+    }
+  }
+
+  async rebuildVersions(codeIds: readonly string[]): Promise<void> {
+    const read = this.db.prepare('SELECT json FROM changes WHERE code_id = ?');
+    const drop = this.db.prepare('DELETE FROM code_versions WHERE code_id = ?');
+    for (const id of codeIds) {
+      const changes = (read.all(id) as { json: string }[]).map((r) => JSON.parse(r.json) as ChangeRecord);
+      drop.run(id);
+      await this.appendVersions(replayCode(changes), false);
+    }
+  }
+}
+
+export function writeSqliteHierarchy(db: DatabaseSync, system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): void {
+  const [from, to] = systemRange(system);
+  db.prepare('DELETE FROM code_edges WHERE child >= ? AND child < ?').run(from, to);
+  db.prepare('DELETE FROM code_closure WHERE descendant >= ? AND descendant < ?').run(from, to);
+  const edge = db.prepare('INSERT INTO code_edges (child, parent) VALUES (?, ?) ON CONFLICT DO NOTHING');
+  for (const [child, ps] of parents) for (const p of ps) edge.run(child, p);
+  if (closure) {
+    const row = db.prepare('INSERT INTO code_closure (ancestor, descendant, depth) VALUES (?, ?, ?)');
+    for (const r of closure) row.run(r.ancestor, r.descendant, r.depth);
+  }
+  db.prepare('INSERT INTO code_hierarchies (system, closure) VALUES (?, ?) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure').run(system, closure ? 1 : 0);
+}
