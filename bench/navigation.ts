@@ -39,16 +39,29 @@ async function timed(label: string, fn: () => Promise<unknown>): Promise<number>
   return ms;
 }
 
-const flat = await timed(`import flat ${CODES}`, () => runImport(store, { file: csv('flat.csv', false), format: 'csv', system: 'flat', release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' }));
-const tree = await timed(`import hierarchy ${CODES}`, () => runImport(store, { file: csv('tree.csv', true), format: 'csv', system: 'tree', release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' }));
+const flat = await timed(`import flat ${CODES}`, () =>
+  runImport(store, { file: csv('flat.csv', false), format: 'csv', system: 'flat', release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' }),
+);
+const tree = await timed(`import hierarchy ${CODES}`, () =>
+  runImport(store, { file: csv('tree.csv', true), format: 'csv', system: 'tree', release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' }),
+);
 console.log(`hierarchy ÷ flat import: ${(tree / flat).toFixed(2)}`);
-await timed('revise a third of the hierarchy (2024-06-01)', () => runImport(store, { file: csv('tree2.csv', true, ' revised'), format: 'csv', system: 'tree', release: 'r2', effectiveDate: '2024-06-01', mode: 'snapshot' }));
-await timed('revise a third of the hierarchy (2025-01-01)', () => runImport(store, { file: csv('tree3.csv', true, ' again'), format: 'csv', system: 'tree', release: 'r3', effectiveDate: '2025-01-01', mode: 'snapshot' }));
+await timed('revise a third of the hierarchy (2024-06-01)', () =>
+  runImport(store, { file: csv('tree2.csv', true, ' revised'), format: 'csv', system: 'tree', release: 'r2', effectiveDate: '2024-06-01', mode: 'snapshot' }),
+);
+await timed('revise a third of the hierarchy (2025-01-01)', () =>
+  runImport(store, { file: csv('tree3.csv', true, ' again'), format: 'csv', system: 'tree', release: 'r3', effectiveDate: '2025-01-01', mode: 'snapshot' }),
+);
 
 const db = store.db;
-const versionBytes = Number((db.prepare("SELECT sum(pgsize) AS b FROM dbstat WHERE name IN ('code_versions', 'code_versions_by_code', 'code_versions_by_system')").get() as { b: number }).b);
+const versionBytes = Number(
+  (db.prepare("SELECT sum(pgsize) AS b FROM dbstat WHERE name IN ('code_versions', 'code_versions_by_code', 'code_versions_by_system')").get() as { b: number })
+    .b,
+);
 const changes = Number((db.prepare('SELECT count(*) AS n FROM changes').get() as { n: number }).n);
-console.log(`history storage: ${(versionBytes / changes).toFixed(0)} bytes per change (${changes} changes); file ${(statSync(join(dir, 'bench.db')).size / 1e6).toFixed(0)} MB`);
+console.log(
+  `history storage: ${(versionBytes / changes).toFixed(0)} bytes per change (${changes} changes); file ${(statSync(join(dir, 'bench.db')).size / 1e6).toFixed(0)} MB`,
+);
 
 function median(xs: number[]): number {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -70,15 +83,27 @@ const N = 2_000;
 const list = await per('list page (50, random depth)', N, (i) => store.pageCodes({ after: `tree:${random(i)}`, limit: 50, system: null, status: null }));
 const get = await per('get by id', N, (i) => store.codeJson(`tree:${random(i)}`));
 const nav = store.navigation;
-const children = await per('children page (50), top three levels', N, (i) => nav.pageChildren({ id: `tree:${upper(i)}`, after: null, limit: 50, status: null }));
-const descendants = await per('descendants page (50), top three levels', N, (i) => nav.pageDescendants({ id: `tree:${upper(i)}`, after: null, limit: 50, status: null }));
-const ancestors = await per('ancestors page (50), random codes', N, (i) => nav.pageAncestors({ id: `tree:${random(i)}`, after: null, limit: 50, status: null }));
+const children = await per('children page (50), top three levels', N, (i) =>
+  nav.pageChildren({ id: `tree:${upper(i)}`, after: null, limit: 50, status: null }),
+);
+const descendants = await per('descendants page (50), top three levels', N, (i) =>
+  nav.pageDescendants({ id: `tree:${upper(i)}`, after: null, limit: 50, status: null }),
+);
+const ancestors = await per('ancestors page (50), random codes', N, (i) =>
+  nav.pageAncestors({ id: `tree:${random(i)}`, after: null, limit: 50, status: null }),
+);
 const asOfGet = await per('as-of get (2024-09-01)', N, (i) => nav.codeJsonAsOf(`tree:${random(i)}`, '2024-09-01'));
-const asOfList = await per('as-of list page (50, 2024-09-01)', N, (i) => nav.pageCodesAsOf({ asOf: '2024-09-01', after: `tree:${random(i)}`, limit: 50, system: null, status: null }));
+const asOfList = await per('as-of list page (50, 2024-09-01)', N, (i) =>
+  nav.pageCodesAsOf({ asOf: '2024-09-01', after: `tree:${random(i)}`, limit: 50, system: null, status: null }),
+);
 const ids = (i: number) => Array.from({ length: 200 }, (_, k) => `tree:${random(i * 200 + k)}`);
 const batch = await per('batch of 200', 500, (i) => nav.codesJson(ids(i), null));
 const batchAsOf = await per('batch of 200, as of 2024-09-01', 500, (i) => nav.codesJson(ids(i), '2024-09-01'));
-console.log(`ratios: children ÷ list ${(children / list).toFixed(2)}, descendants ÷ list ${(descendants / list).toFixed(2)}, ancestors ÷ get ${(ancestors / get).toFixed(2)}, as-of get ÷ get ${(asOfGet / get).toFixed(2)}, as-of list ÷ list ${(asOfList / list).toFixed(2)}`);
-console.log(`ids per second in the store: single gets ${(1e6 / get).toFixed(0)}, batches ${(200e6 / batch).toFixed(0)} (${(get * 200 / batch).toFixed(1)}×), as-of batches ${(200e6 / batchAsOf).toFixed(0)}`);
+console.log(
+  `ratios: children ÷ list ${(children / list).toFixed(2)}, descendants ÷ list ${(descendants / list).toFixed(2)}, ancestors ÷ get ${(ancestors / get).toFixed(2)}, as-of get ÷ get ${(asOfGet / get).toFixed(2)}, as-of list ÷ list ${(asOfList / list).toFixed(2)}`,
+);
+console.log(
+  `ids per second in the store: single gets ${(1e6 / get).toFixed(0)}, batches ${(200e6 / batch).toFixed(0)} (${((get * 200) / batch).toFixed(1)}×), as-of batches ${(200e6 / batchAsOf).toFixed(0)}`,
+);
 await store.close();
 rmSync(dir, { recursive: true, force: true });

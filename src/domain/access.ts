@@ -45,7 +45,13 @@ export interface Principal {
 }
 
 export const DEFAULT_PLANS: readonly Plan[] = [
-  { name: 'free', endpoints: ['codes.list', 'codes.get', 'codes.search', 'systems.list', 'codes.hierarchy'], ratePerMinute: 60, monthlyQuota: 10_000, testKeysAllowed: true },
+  {
+    name: 'free',
+    endpoints: ['codes.list', 'codes.get', 'codes.search', 'systems.list', 'codes.hierarchy'],
+    ratePerMinute: 60,
+    monthlyQuota: 10_000,
+    testKeysAllowed: true,
+  },
   { name: 'pro', endpoints: [...ENDPOINTS], ratePerMinute: 600, monthlyQuota: 1_000_000, testKeysAllowed: true },
   { name: 'enterprise', endpoints: [...ENDPOINTS], ratePerMinute: 6_000, monthlyQuota: null, testKeysAllowed: true },
 ];

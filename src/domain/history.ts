@@ -55,7 +55,15 @@ export function replayCode(changes: readonly ChangeRecord[]): CodeVersion[] {
     };
     const previous = versions.at(-1);
     if (previous) previous.validTo = change.effective_date;
-    versions.push({ changeId: change.id, codeId: change.code_id, system, validFrom: change.effective_date, validTo: null, status: content.status, json: JSON.stringify(record) });
+    versions.push({
+      changeId: change.id,
+      codeId: change.code_id,
+      system,
+      validFrom: change.effective_date,
+      validTo: null,
+      status: content.status,
+      json: JSON.stringify(record),
+    });
   }
   return versions;
 }

@@ -151,19 +151,43 @@ function planRefusal(endpoint: EndpointName): string {
 export function errorExamples(endpoint: EndpointName, status: number): Record<string, ErrorExample> {
   const byStatus: Record<number, [string, ErrorExample][]> = {
     400: [
-      error('invalid_parameter', 'A parameter has a bad value', 'The limit parameter must be an integer of at least 1 (values above 200 are clamped to 200).', 'limit'),
-      error('unknown_parameter', 'A parameter this endpoint does not define', 'Unknown query parameter "offset"; /docs lists each endpoint\'s parameters. Collections page with cursors only, never offset or page: send the previous page\'s pagination.next_cursor as cursor.', 'offset'),
-      error('invalid_cursor', 'A cursor that was altered or belongs elsewhere', 'The cursor is not valid for this request: malformed. Send the next_cursor of the previous page unchanged, with the same filters.', 'cursor'),
-      ...(endpoint === 'codes.batch' ? [error('invalid_body', 'A body that is not valid JSON', 'The request body is not valid JSON. Send a JSON object such as {"ids": ["iso4217:EUR"]}.')] : []),
-      error('api_key_in_query', 'An API key in the query string', 'An API key was sent in the query string, where it leaks into logs and browser history. Send it in the Authorization: Bearer header instead, and consider this key exposed: revoke it and create a new one.'),
+      error(
+        'invalid_parameter',
+        'A parameter has a bad value',
+        'The limit parameter must be an integer of at least 1 (values above 200 are clamped to 200).',
+        'limit',
+      ),
+      error(
+        'unknown_parameter',
+        'A parameter this endpoint does not define',
+        'Unknown query parameter "offset"; /docs lists each endpoint\'s parameters. Collections page with cursors only, never offset or page: send the previous page\'s pagination.next_cursor as cursor.',
+        'offset',
+      ),
+      error(
+        'invalid_cursor',
+        'A cursor that was altered or belongs elsewhere',
+        'The cursor is not valid for this request: malformed. Send the next_cursor of the previous page unchanged, with the same filters.',
+        'cursor',
+      ),
+      ...(endpoint === 'codes.batch'
+        ? [error('invalid_body', 'A body that is not valid JSON', 'The request body is not valid JSON. Send a JSON object such as {"ids": ["iso4217:EUR"]}.')]
+        : []),
+      error(
+        'api_key_in_query',
+        'An API key in the query string',
+        'An API key was sent in the query string, where it leaks into logs and browser history. Send it in the Authorization: Bearer header instead, and consider this key exposed: revoke it and create a new one.',
+      ),
     ],
     403: [error('endpoint_not_available_on_plan', "The key's plan does not include this endpoint", planRefusal(endpoint))],
-    404: endpoint === 'systems.list'
-      ? [error('system_not_found', 'No system with this id', 'No system "iso4218". GET /v1/systems lists the systems.', 'system')]
-      : [
-        error('code_not_found', 'No code with this id', 'No code with id "iso4217:XYZ". Ids have the form {system}:{code}, e.g. iso4217:EUR.', 'code_id'),
-        ...(endpoint === 'codes.hierarchy' ? [error('system_not_found', 'No system with this id', 'No system "iso4218". GET /v1/systems lists the systems.', 'system')] : []),
-      ],
+    404:
+      endpoint === 'systems.list'
+        ? [error('system_not_found', 'No system with this id', 'No system "iso4218". GET /v1/systems lists the systems.', 'system')]
+        : [
+            error('code_not_found', 'No code with this id', 'No code with id "iso4217:XYZ". Ids have the form {system}:{code}, e.g. iso4217:EUR.', 'code_id'),
+            ...(endpoint === 'codes.hierarchy'
+              ? [error('system_not_found', 'No system with this id', 'No system "iso4218". GET /v1/systems lists the systems.', 'system')]
+              : []),
+          ],
     413: [error('payload_too_large', 'A body over 64 KiB', 'The request body is larger than 64 KiB. Send at most 200 ids per request.')],
     415: [error('unsupported_media_type', 'A body that is not JSON', 'Send the body as JSON, with the header Content-Type: application/json.')],
     429: [

@@ -30,7 +30,11 @@ export const CodesQuery = Type.Object(
     cursor: Type.Optional(Cursor),
     system: Type.Optional(SystemFilter),
     status: Type.Optional(stringEnum(CODE_STATUSES, 'Only codes with this status.')),
-    as_of: Type.Optional(Date_('The codes as they stood once every change effective on or before this date was applied: codes added later are left out, and every field is that of the date. Without it: the codes as they are today.')),
+    as_of: Type.Optional(
+      Date_(
+        'The codes as they stood once every change effective on or before this date was applied: codes added later are left out, and every field is that of the date. Without it: the codes as they are today.',
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -48,7 +52,9 @@ export const ChangesQuery = Type.Object(
     ...changeFilters,
     system: Type.Optional(SystemFilter),
     code_id: Type.Optional(Type.String({ minLength: 3, maxLength: 1024, description: 'Only changes of this code.' })),
-    release: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Only changes of this release (the import that produced them), e.g. `2026-01`.' })),
+    release: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 256, description: 'Only changes of this release (the import that produced them), e.g. `2026-01`.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -205,12 +211,20 @@ const RETRY_AFTER = header('Seconds to wait before retrying.', '19');
 /** What each error status means, for the operations that document it. */
 const ERROR_RESPONSES: Record<number, { description: string; headers: Record<string, unknown> }> = {
   400: {
-    description: 'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`.',
+    description:
+      'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`.',
     headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
   },
   401: { description: '`invalid_api_key`: no key, or a malformed, unknown or revoked key.', headers: { 'Request-Id': REQUEST_ID } },
-  403: { description: "`endpoint_not_available_on_plan`: the key's plan does not include this endpoint.", headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
-  404: { description: '`code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system.', headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
+  403: {
+    description: "`endpoint_not_available_on_plan`: the key's plan does not include this endpoint.",
+    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
+  },
+  404: {
+    description:
+      '`code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system.',
+    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
+  },
   413: { description: '`payload_too_large`: the request body is larger than 64 KiB.', headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
   415: { description: '`unsupported_media_type`: the body is not sent as `application/json`.', headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
   429: {

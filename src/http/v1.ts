@@ -54,7 +54,20 @@ function noRoute(request: FastifyRequest): ApiError {
   }
   return new ApiError('route_not_found', shown);
 }
-const PATHS = ['/codes', '/codes/search', '/codes/:code_id', '/codes/:code_id/changes', '/changes', '/systems', '/systems/:system', '/systems/:system/releases', '/codes/:code_id/children', '/codes/:code_id/descendants', '/codes/:code_id/ancestors', '/systems/:system/roots'];
+const PATHS = [
+  '/codes',
+  '/codes/search',
+  '/codes/:code_id',
+  '/codes/:code_id/changes',
+  '/changes',
+  '/systems',
+  '/systems/:system',
+  '/systems/:system/releases',
+  '/codes/:code_id/children',
+  '/codes/:code_id/descendants',
+  '/codes/:code_id/ancestors',
+  '/systems/:system/roots',
+];
 
 export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void> {
   const { gate } = deps;

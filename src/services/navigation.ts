@@ -13,9 +13,10 @@ import { systemNotFound } from './systems.ts';
 export const BATCH_MAX_IDS = 200;
 
 function codeNotFound(id: string, asOf: string | null, existsNow = false): ApiError {
-  const message = asOf !== null && existsNow
-    ? `The code "${id}" did not exist on ${asOf}: it was added by a change effective after that date. Send a later as_of, or none for the code as it is today.`
-    : `No code with id "${id}". Ids have the form {system}:{code}, e.g. iso4217:EUR.`;
+  const message =
+    asOf !== null && existsNow
+      ? `The code "${id}" did not exist on ${asOf}: it was added by a change effective after that date. Send a later as_of, or none for the code as it is today.`
+      : `No code with id "${id}". Ids have the form {system}:{code}, e.g. iso4217:EUR.`;
   return new ApiError('code_not_found', message, { param: 'code_id' });
 }
 

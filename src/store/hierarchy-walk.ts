@@ -44,19 +44,38 @@ async function pageOf<K>(ordered: K[], idOf: (k: K) => string, limit: number, st
   }
   const count = Math.min(kept.length, limit);
   return {
-    json: jsonItems<CodeRecord>(kept.slice(0, count).map((k) => k[1]).join(',')),
+    json: jsonItems<CodeRecord>(
+      kept
+        .slice(0, count)
+        .map((k) => k[1])
+        .join(','),
+    ),
     count,
     last: count === 0 ? null : kept[count - 1]![0],
     hasMore: kept.length > limit,
   };
 }
 
-export async function walkDescendants(id: string, after: string | null, limit: number, status: CodeStatus | null, down: Step, fetch: Fetch): Promise<RawPage<string, CodeRecord>> {
+export async function walkDescendants(
+  id: string,
+  after: string | null,
+  limit: number,
+  status: CodeStatus | null,
+  down: Step,
+  fetch: Fetch,
+): Promise<RawPage<string, CodeRecord>> {
   const ids = [...(await walk(id, down)).keys()].sort(byBytes).filter((d) => after === null || byBytes(d, after) > 0);
   return pageOf(ids, (d) => d, limit, status, fetch);
 }
 
-export async function walkAncestors(id: string, after: AncestorKey | null, limit: number, status: CodeStatus | null, up: Step, fetch: Fetch): Promise<RawPage<AncestorKey, CodeRecord>> {
+export async function walkAncestors(
+  id: string,
+  after: AncestorKey | null,
+  limit: number,
+  status: CodeStatus | null,
+  up: Step,
+  fetch: Fetch,
+): Promise<RawPage<AncestorKey, CodeRecord>> {
   const keys = [...(await walk(id, up))].map(([a, distance]) => ({ distance, id: a }));
   const compare = (x: AncestorKey, y: AncestorKey) => x.distance - y.distance || byBytes(x.id, y.id);
   keys.sort(compare);

@@ -98,8 +98,20 @@ test('plans set and list, with the seeded defaults', async () => {
   assert.deepEqual(unlimited, { name: 'silver', endpoints: ['codes.list', 'changes.list'], ratePerMinute: 100, monthlyQuota: null, testKeysAllowed: true });
 
   const plans = await cliJson<JsonPlan[]>(db, ['plans', 'list']);
-  assert.deepEqual(plans.map((p) => p.name).filter((n) => n !== 'bronze'), ['copper', 'enterprise', 'free', 'pro', 'silver']);
-  assert.deepEqual(plans.find((p) => p.name === 'free'), { name: 'free', endpoints: ['codes.list', 'codes.get', 'codes.search', 'systems.list', 'codes.hierarchy'], ratePerMinute: 60, monthlyQuota: 10000, testKeysAllowed: true });
+  assert.deepEqual(
+    plans.map((p) => p.name).filter((n) => n !== 'bronze'),
+    ['copper', 'enterprise', 'free', 'pro', 'silver'],
+  );
+  assert.deepEqual(
+    plans.find((p) => p.name === 'free'),
+    {
+      name: 'free',
+      endpoints: ['codes.list', 'codes.get', 'codes.search', 'systems.list', 'codes.hierarchy'],
+      ratePerMinute: 60,
+      monthlyQuota: 10000,
+      testKeysAllowed: true,
+    },
+  );
   const text = ok(await cli('plans', 'list'));
   assert.match(text, /^copper\s+codes\.list,codes\.get\s+30\s+5000\s+no$/m);
   assert.match(text, /^silver\s+codes\.list,changes\.list\s+100\s+unlimited\s+yes$/m);

@@ -7,9 +7,27 @@ import { createTestContext, type TestContext } from '../helpers/context.ts';
 let ctx: TestContext;
 before(async () => {
   ctx = await createTestContext();
-  await ctx.importRows([{ code: 'A', display: 'Alpha' }, { code: 'B', display: 'Beta' }], { system: 't', release: '2023-01', effectiveDate: '2023-01-01' });
-  await ctx.importRows([{ code: 'A', display: 'Alpha, revised' }, { code: 'C', display: 'Gamma' }], { system: 't', release: '2024-01', effectiveDate: '2024-01-01', mode: 'delta' });
-  await ctx.importRows([{ code: 'A', display: 'Alpha, revised' }, { code: 'C', display: 'Gamma' }], { system: 't', release: '2025-01', effectiveDate: '2025-01-01', mode: 'snapshot' });
+  await ctx.importRows(
+    [
+      { code: 'A', display: 'Alpha' },
+      { code: 'B', display: 'Beta' },
+    ],
+    { system: 't', release: '2023-01', effectiveDate: '2023-01-01' },
+  );
+  await ctx.importRows(
+    [
+      { code: 'A', display: 'Alpha, revised' },
+      { code: 'C', display: 'Gamma' },
+    ],
+    { system: 't', release: '2024-01', effectiveDate: '2024-01-01', mode: 'delta' },
+  );
+  await ctx.importRows(
+    [
+      { code: 'A', display: 'Alpha, revised' },
+      { code: 'C', display: 'Gamma' },
+    ],
+    { system: 't', release: '2025-01', effectiveDate: '2025-01-01', mode: 'snapshot' },
+  );
 });
 after(() => ctx.close());
 
@@ -26,7 +44,7 @@ function error(res: LightMyRequestResponse, status: number, code: string, param?
 }
 
 describe('as_of', () => {
-  test('a code read on a date has that date\'s fields, release and status', async () => {
+  test("a code read on a date has that date's fields, release and status", async () => {
     const at2023 = ok(await ctx.get('/v1/codes/t:A?as_of=2023-06-30'));
     assert.deepEqual([at2023.display, at2023.release, at2023.effective_from], ['Alpha', '2023-01', '2023-01-01']);
     const at2024 = ok(await ctx.get('/v1/codes/t:A?as_of=2024-01-01'));
@@ -52,7 +70,10 @@ describe('as_of', () => {
     assert.deepEqual(await list('as_of=2022-06-01'), []);
     const first = ok(await ctx.get('/v1/codes?as_of=2023-06-01&limit=1'));
     const cursor = encodeURIComponent(first.pagination.next_cursor);
-    assert.deepEqual(ok(await ctx.get(`/v1/codes?as_of=2023-06-01&limit=1&cursor=${cursor}`)).data.map((c: { id: string }) => c.id), ['t:B']);
+    assert.deepEqual(
+      ok(await ctx.get(`/v1/codes?as_of=2023-06-01&limit=1&cursor=${cursor}`)).data.map((c: { id: string }) => c.id),
+      ['t:B'],
+    );
     error(await ctx.get(`/v1/codes?as_of=2024-06-01&cursor=${cursor}`), 400, 'invalid_cursor', 'cursor');
     error(await ctx.get(`/v1/codes?cursor=${cursor}`), 400, 'invalid_cursor', 'cursor');
   });
@@ -72,14 +93,23 @@ describe('POST /v1/codes/batch', () => {
   test('answers the records found in request order, each once, and the ids not found', async () => {
     const body = ok(await post({ ids: ['t:C', 't:NOPE', 't:A', 't:C', 'x:Y', 't:NOPE'] }));
     assert.equal(body.object, 'batch');
-    assert.deepEqual(body.data.map((c: { id: string }) => c.id), ['t:C', 't:A']);
+    assert.deepEqual(
+      body.data.map((c: { id: string }) => c.id),
+      ['t:C', 't:A'],
+    );
     assert.deepEqual(body.not_found, ['t:NOPE', 'x:Y']);
     assert.deepEqual(body.data[1], ok(await ctx.get('/v1/codes/t:A')), 'the same records as single reads');
   });
 
   test('with as_of, the records of that date; codes added later are not found', async () => {
     const body = ok(await post({ ids: ['t:A', 't:C', 't:B'], as_of: '2023-06-01' }));
-    assert.deepEqual(body.data.map((c: { id: string; display: string }) => [c.id, c.display]), [['t:A', 'Alpha'], ['t:B', 'Beta']]);
+    assert.deepEqual(
+      body.data.map((c: { id: string; display: string }) => [c.id, c.display]),
+      [
+        ['t:A', 'Alpha'],
+        ['t:B', 'Beta'],
+      ],
+    );
     assert.deepEqual(body.not_found, ['t:C']);
   });
 
@@ -106,7 +136,8 @@ describe('POST /v1/codes/batch', () => {
 });
 
 test('GET /v1/changes?release= lists what one release changed, with or without system', async () => {
-  const ids = async (query: string) => ok(await ctx.get(`/v1/changes?${query}`)).data.map((c: { code_id: string; type: string; release: string }) => `${c.release} ${c.type} ${c.code_id}`);
+  const ids = async (query: string) =>
+    ok(await ctx.get(`/v1/changes?${query}`)).data.map((c: { code_id: string; type: string; release: string }) => `${c.release} ${c.type} ${c.code_id}`);
   assert.deepEqual(await ids('release=2024-01'), ['2024-01 revised t:A', '2024-01 added t:C']);
   assert.deepEqual(await ids('release=2025-01&system=t'), ['2025-01 retired t:B']);
   assert.deepEqual(await ids('release=2025-01&system=other'), []);

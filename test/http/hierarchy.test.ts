@@ -31,7 +31,13 @@ let ctx: TestContext;
 before(async () => {
   ctx = await createTestContext();
   await ctx.importRows(TREE, { system: 'h', release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' });
-  await ctx.importRows([{ code: 'X', display: 'Flat' }, { code: 'Y', display: 'Flat' }], { system: 'flat', release: 'f1', effectiveDate: '2024-01-01' });
+  await ctx.importRows(
+    [
+      { code: 'X', display: 'Flat' },
+      { code: 'Y', display: 'Flat' },
+    ],
+    { system: 'flat', release: 'f1', effectiveDate: '2024-01-01' },
+  );
 });
 after(() => ctx.close());
 
@@ -105,7 +111,11 @@ test('an unknown code is 404 code_not_found, an unknown system 404 system_not_fo
 test('a cursor binds the code, the collection and the status filter', async () => {
   const first = page(await ctx.get('/v1/codes/h:R1/descendants?limit=1'));
   const cursor = encodeURIComponent(first.pagination.next_cursor!);
-  for (const url of [`/v1/codes/h:A/descendants?cursor=${cursor}`, `/v1/codes/h:R1/children?cursor=${cursor}`, `/v1/codes/h:R1/descendants?status=active&cursor=${cursor}`]) {
+  for (const url of [
+    `/v1/codes/h:A/descendants?cursor=${cursor}`,
+    `/v1/codes/h:R1/children?cursor=${cursor}`,
+    `/v1/codes/h:R1/descendants?status=active&cursor=${cursor}`,
+  ]) {
     const res = await ctx.get(url);
     assert.equal(res.statusCode, 400, url);
     assert.equal(res.json().error.code, 'invalid_cursor');

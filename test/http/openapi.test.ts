@@ -69,7 +69,12 @@ describe('GET /openapi.json', () => {
     assert.ok(doc.info.title.length > 0 && doc.info.version.length > 0);
     assert.equal(typeof doc.components, 'object');
     assert.ok(doc.components?.securitySchemes, 'the API key schemes are documented');
-    assert.deepEqual(Object.keys(doc.paths).sort(), Object.values(OPERATIONS).map((o) => o.path).sort());
+    assert.deepEqual(
+      Object.keys(doc.paths).sort(),
+      Object.values(OPERATIONS)
+        .map((o) => o.path)
+        .sort(),
+    );
     for (const [id, { path, params, method }] of Object.entries(OPERATIONS)) {
       assert.deepEqual(Object.keys(doc.paths[path]!), [method ?? 'get'], `${path} documents one method`);
       const op = operation(id);
@@ -79,7 +84,17 @@ describe('GET /openapi.json', () => {
         assert.equal(p.in, path.includes(`{${p.name}}`) ? 'path' : 'query', `${id} ${p.name}`);
         assert.equal(p.required ?? false, p.in === 'path' || p.name === 'q', `${id} ${p.name} required`);
       }
-      const statuses = ['200', '400', '401', '403', '429', '500', '503', ...(/\{(code_id|system)\}/.test(path) ? ['404'] : []), ...(method === 'post' ? ['413', '415'] : [])];
+      const statuses = [
+        '200',
+        '400',
+        '401',
+        '403',
+        '429',
+        '500',
+        '503',
+        ...(/\{(code_id|system)\}/.test(path) ? ['404'] : []),
+        ...(method === 'post' ? ['413', '415'] : []),
+      ];
       for (const status of statuses) {
         assert.ok(schemaOf(op, status), `${id} documents a JSON ${status}`);
         assert.equal(typeof op.responses[status]!.description, 'string');
@@ -121,7 +136,10 @@ describe('the guide and the examples', () => {
     assert.match(guide, /RateLimit-Policy: "minute";q=\d+;w=60/);
     for (const code of ERROR_CODES) assert.ok(guide.includes(`\`${code}\``), `the guide's error table lists ${code}`);
     const tags = doc.tags ?? [];
-    assert.deepEqual(tags.map((t) => t.name), ['codes', 'hierarchy', 'changes', 'systems']);
+    assert.deepEqual(
+      tags.map((t) => t.name),
+      ['codes', 'hierarchy', 'changes', 'systems'],
+    );
     for (const tag of tags) assert.ok(tag.description.length > 80, `tag ${tag.name} is described`);
   });
 

@@ -32,11 +32,27 @@ async function fill(store: Store, dir: string): Promise<void> {
     writeFileSync(file, toCsv(rows));
     await runImport(store, { file, format: 'csv', system: 'm', release, effectiveDate, mode, allowBackdated: true });
   };
-  await load([
-    { code: 'R', display: 'Root', parents: '' }, { code: 'A', display: 'A', parents: 'R' }, { code: 'B', display: 'B', parents: 'R' },
-    { code: 'C', display: 'C', parents: 'A' }, { code: 'D', display: 'D', parents: 'A;B' },
-  ], 'r1', '2024-01-01', 'snapshot');
-  await load([{ code: 'C', display: 'C, revised', parents: 'B' }, { code: 'X', display: 'X', parents: 'D' }], 'r2', '2024-03-01', 'delta');
+  await load(
+    [
+      { code: 'R', display: 'Root', parents: '' },
+      { code: 'A', display: 'A', parents: 'R' },
+      { code: 'B', display: 'B', parents: 'R' },
+      { code: 'C', display: 'C', parents: 'A' },
+      { code: 'D', display: 'D', parents: 'A;B' },
+    ],
+    'r1',
+    '2024-01-01',
+    'snapshot',
+  );
+  await load(
+    [
+      { code: 'C', display: 'C, revised', parents: 'B' },
+      { code: 'X', display: 'X', parents: 'D' },
+    ],
+    'r2',
+    '2024-03-01',
+    'delta',
+  );
   await load([{ code: 'A', display: 'A, back-dated', parents: 'R' }], 'r3', '2024-02-01', 'delta');
 }
 
@@ -96,7 +112,15 @@ test('SQLite: migration 8 builds hierarchy and versions from existing codes and 
   const store = new SqliteStore({ path });
   try {
     assert.deepEqual(await readAll(store), expected);
-    assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, ['codes.list', 'codes.get', 'changes.list', 'codes.search', 'systems.list', 'codes.hierarchy', 'codes.batch']);
+    assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, [
+      'codes.list',
+      'codes.get',
+      'changes.list',
+      'codes.search',
+      'systems.list',
+      'codes.hierarchy',
+      'codes.batch',
+    ]);
     assert.deepEqual((await store.access.getPlan('reads'))?.endpoints, ['codes.list', 'codes.get'], 'other plans are left as they were');
   } finally {
     await store.close();
@@ -118,16 +142,44 @@ describe('PostgreSQL', { skip }, () => {
     const client = new pg.Client({ connectionString: database.url, options: `-c search_path=${schema}` });
     await client.connect();
     try {
-      for (const r of rows.codes) await client.query('INSERT INTO codes (id, system, code, status, hash, json) VALUES ($1, $2, $3, $4, $5, $6)', [r.id, r.system, r.code, r.status, r.hash, r.json]);
-      for (const r of rows.changes) await client.query('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES ($1, $2, $3, $4, $5, $6)', [r.id, r.code_id, r.system, r.type, r.effective_date, r.json]);
-      for (const [name, endpoints] of OLD_PLANS) await client.query('INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES ($1, $2, 60, NULL, true)', [name, JSON.stringify(endpoints)]);
+      for (const r of rows.codes)
+        await client.query('INSERT INTO codes (id, system, code, status, hash, json) VALUES ($1, $2, $3, $4, $5, $6)', [
+          r.id,
+          r.system,
+          r.code,
+          r.status,
+          r.hash,
+          r.json,
+        ]);
+      for (const r of rows.changes)
+        await client.query('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES ($1, $2, $3, $4, $5, $6)', [
+          r.id,
+          r.code_id,
+          r.system,
+          r.type,
+          r.effective_date,
+          r.json,
+        ]);
+      for (const [name, endpoints] of OLD_PLANS)
+        await client.query('INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES ($1, $2, 60, NULL, true)', [
+          name,
+          JSON.stringify(endpoints),
+        ]);
     } finally {
       await client.end();
     }
     const store = await PostgresStore.open({ url: database.url, schema, max: 2 });
     try {
       assert.deepEqual(await readAll(store), expected);
-      assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, ['codes.list', 'codes.get', 'changes.list', 'codes.search', 'systems.list', 'codes.hierarchy', 'codes.batch']);
+      assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, [
+        'codes.list',
+        'codes.get',
+        'changes.list',
+        'codes.search',
+        'systems.list',
+        'codes.hierarchy',
+        'codes.batch',
+      ]);
       assert.deepEqual((await store.access.getPlan('reads'))?.endpoints, ['codes.list', 'codes.get']);
     } finally {
       await store.close();

@@ -46,11 +46,18 @@ async function assertUpgraded(store: Store): Promise<void> {
   assert.equal(iso?.latestRelease, 'r2');
   assert.equal(iso?.latestEffectiveDate, '2024-03-01');
   const releases = await store.systems.pageReleases('iso', null, 10);
-  assert.deepEqual(releases.map((r) => [r.id, r.effectiveDate, r.counts.added, r.counts.retired, r.firstChangeId, r.lastChangeId]), [
-    ['r1', '2024-01-01', 2, 0, 1, 2],
-    ['r2', '2024-03-01', 0, 1, 4, 4],
-  ]);
-  assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, ['codes.list', 'codes.get', 'changes.list', 'codes.search', 'systems.list', 'codes.hierarchy', 'codes.batch'], 'later migrations (navigation) add theirs too');
+  assert.deepEqual(
+    releases.map((r) => [r.id, r.effectiveDate, r.counts.added, r.counts.retired, r.firstChangeId, r.lastChangeId]),
+    [
+      ['r1', '2024-01-01', 2, 0, 1, 2],
+      ['r2', '2024-03-01', 0, 1, 4, 4],
+    ],
+  );
+  assert.deepEqual(
+    (await store.access.getPlan('everything'))?.endpoints,
+    ['codes.list', 'codes.get', 'changes.list', 'codes.search', 'systems.list', 'codes.hierarchy', 'codes.batch'],
+    'later migrations (navigation) add theirs too',
+  );
   assert.deepEqual((await store.access.getPlan('reader'))?.endpoints, ['codes.list', 'codes.get'], 'a plan that lacked an endpoint is left alone');
 }
 

@@ -35,12 +35,17 @@ function bodyProblem(request: FastifyRequest): ApiError | null {
   const fields = body as Record<string, unknown>;
   const unknown = Object.keys(fields).find((name) => !FIELDS.includes(name));
   if (unknown !== undefined) {
-    return new ApiError('unknown_parameter', `Unknown field ${JSON.stringify(unknown.slice(0, 64))} in the body. POST /v1/codes/batch accepts: ${FIELDS.join(', ')}.`, { param: unknown });
+    return new ApiError(
+      'unknown_parameter',
+      `Unknown field ${JSON.stringify(unknown.slice(0, 64))} in the body. POST /v1/codes/batch accepts: ${FIELDS.join(', ')}.`,
+      { param: unknown },
+    );
   }
   const { ids, as_of: asOf } = fields;
   if (!Array.isArray(ids)) return new ApiError('invalid_parameter', `The body has no ids: ${IDS_RULE}.`, { param: 'ids' });
   if (ids.length === 0 || ids.length > BATCH_MAX_IDS) return new ApiError('invalid_parameter', `${IDS_RULE}; got ${ids.length}.`, { param: 'ids' });
-  if (!ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 1024)) return new ApiError('invalid_parameter', `${IDS_RULE}; every id must be a non-empty string.`, { param: 'ids' });
+  if (!ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 1024))
+    return new ApiError('invalid_parameter', `${IDS_RULE}; every id must be a non-empty string.`, { param: 'ids' });
   if (asOf !== undefined && (typeof asOf !== 'string' || !isIsoDate(asOf))) {
     return new ApiError('invalid_parameter', 'as_of must be a calendar date written YYYY-MM-DD, such as 2024-06-25.', { param: 'as_of' });
   }
@@ -63,7 +68,10 @@ export async function batchRoutes(parent: FastifyInstance, { store }: RouteDeps)
         tags: ['codes'],
         querystring: NoQuery,
         body: BatchBody,
-        response: { 200: okResponse(BatchResult, NAVIGATION_EXAMPLES.batch, 'The codes found and the ids not found.'), ...errorResponses('codes.batch', 413, 415) },
+        response: {
+          200: okResponse(BatchResult, NAVIGATION_EXAMPLES.batch, 'The codes found and the ids not found.'),
+          ...errorResponses('codes.batch', 413, 415),
+        },
       },
     },
     async (request, reply) => {

@@ -55,7 +55,8 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
       schema: {
         operationId: 'getCode',
         summary: 'Get one code',
-        description: 'One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`. With `as_of`, the record as it stood on that date.',
+        description:
+          'One code record by its id, `{system}:{code}`. Percent-encode the id as a path segment: a `/` in the code is sent as `%2F`. A retired code is still served, with `status: retired`. With `as_of`, the record as it stood on that date.',
         tags: ['codes'],
         params: CodeIdParams,
         querystring: CodeQuery,

@@ -66,18 +66,44 @@ export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors 
         const { limit, cursor, status } = request.query;
         const id = request.params.code_id;
         const binding = filterBinding({ code_id: id, status });
-        const page = await list({ id, after: positionAfter(cursors, cursor, collection, binding), limit: effectiveLimit(limit), status: (status as CodeStatus | undefined) ?? null });
+        const page = await list({
+          id,
+          after: positionAfter(cursors, cursor, collection, binding),
+          limit: effectiveLimit(limit),
+          status: (status as CodeStatus | undefined) ?? null,
+        });
         sendJsonText(reply, pageEnvelope(page, cursors, collection, binding));
         return reply;
       },
     );
 
-  relatives('children', 'listChildren', 'List the children of a code', `Codes that name this one among their \`parents\`, ordered by id. ${GRAPH}`,
-    childrenCollection, NAVIGATION_EXAMPLES.childrenPage, (q) => listChildren(store, q));
-  relatives('descendants', 'listDescendants', 'List every code below a code', `Every code below this one at any depth, each once even where several paths lead to it, ordered by id. ${GRAPH}`,
-    descendantsCollection, NAVIGATION_EXAMPLES.descendantsPage, (q) => listDescendants(store, q));
-  relatives('ancestors', 'listAncestors', 'List every code above a code', `Every code above this one, nearest first: by the length of the shortest path to it, then by id. ${GRAPH}`,
-    ancestorsCollection, NAVIGATION_EXAMPLES.ancestorsPage, (q) => listAncestors(store, q));
+  relatives(
+    'children',
+    'listChildren',
+    'List the children of a code',
+    `Codes that name this one among their \`parents\`, ordered by id. ${GRAPH}`,
+    childrenCollection,
+    NAVIGATION_EXAMPLES.childrenPage,
+    (q) => listChildren(store, q),
+  );
+  relatives(
+    'descendants',
+    'listDescendants',
+    'List every code below a code',
+    `Every code below this one at any depth, each once even where several paths lead to it, ordered by id. ${GRAPH}`,
+    descendantsCollection,
+    NAVIGATION_EXAMPLES.descendantsPage,
+    (q) => listDescendants(store, q),
+  );
+  relatives(
+    'ancestors',
+    'listAncestors',
+    'List every code above a code',
+    `Every code above this one, nearest first: by the length of the shortest path to it, then by id. ${GRAPH}`,
+    ancestorsCollection,
+    NAVIGATION_EXAMPLES.ancestorsPage,
+    (q) => listAncestors(store, q),
+  );
 
   app.get(
     '/systems/:system/roots',
@@ -98,7 +124,12 @@ export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors 
       const { limit, cursor, status } = request.query;
       const { system } = request.params;
       const binding = filterBinding({ system, status });
-      const page = await listRoots(store, { system, after: positionAfter(cursors, cursor, rootsCollection, binding), limit: effectiveLimit(limit), status: (status as CodeStatus | undefined) ?? null });
+      const page = await listRoots(store, {
+        system,
+        after: positionAfter(cursors, cursor, rootsCollection, binding),
+        limit: effectiveLimit(limit),
+        status: (status as CodeStatus | undefined) ?? null,
+      });
       sendJsonText(reply, pageEnvelope(page, cursors, rootsCollection, binding));
       return reply;
     },

@@ -222,7 +222,12 @@ async function applyImport(tx: ImportTransaction, req: ImportRequest, rows: Impo
     progress('write', Math.min(start + WRITE_CHUNK, codeWrites.length), codeWrites.length);
   }
   await writeVersions(tx, recorded, records, systemLatest !== null && req.effectiveDate < systemLatest);
-  await writeHierarchy(tx, req.system, changes.map((p) => ({ id: p.id, content: p.content, fields: p.previous === null ? null : p.fields })), current.size + added.length);
+  await writeHierarchy(
+    tx,
+    req.system,
+    changes.map((p) => ({ id: p.id, content: p.content, fields: p.previous === null ? null : p.fields })),
+    current.size + added.length,
+  );
 
   if (!releaseKnown) {
     await tx.recordRelease({

@@ -37,23 +37,40 @@ export async function writeHierarchy(tx: ImportTransaction, system: string, chan
  * A back-dated import's changes sort before later ones of the same codes,
  * so those codes' versions are replayed from all their changes instead.
  */
-export async function writeVersions(tx: ImportTransaction, changes: readonly ChangeRecord[], records: ReadonlyMap<string, string>, backdated: boolean): Promise<void> {
+export async function writeVersions(
+  tx: ImportTransaction,
+  changes: readonly ChangeRecord[],
+  records: ReadonlyMap<string, string>,
+  backdated: boolean,
+): Promise<void> {
   if (backdated) {
     await tx.navigation.rebuildVersions(changes.map((c) => c.code_id));
     return;
   }
   const version = (c: ChangeRecord, json: string, status: CodeStatus): CodeVersion => ({
-    changeId: c.id, codeId: c.code_id, system: c.code_id.slice(0, c.code_id.indexOf(':')), validFrom: c.effective_date, validTo: null, status, json,
+    changeId: c.id,
+    codeId: c.code_id,
+    system: c.code_id.slice(0, c.code_id.indexOf(':')),
+    validFrom: c.effective_date,
+    validTo: null,
+    status,
+    json,
   });
   const added = changes.filter((c) => c.type === 'added');
-  await tx.navigation.appendVersions(added.map((c) => version(c, records.get(c.code_id)!, c.after!.status!)), false);
+  await tx.navigation.appendVersions(
+    added.map((c) => version(c, records.get(c.code_id)!, c.after!.status!)),
+    false,
+  );
   const others = changes.filter((c) => c.type !== 'added');
   const previous = await tx.navigation.latestVersions(others.map((c) => c.code_id));
-  await tx.navigation.appendVersions(others.map((c) => {
-    const base = previous.get(c.code_id);
-    const current = records.get(c.code_id)!;
-    if (base === undefined) return version(c, current, (JSON.parse(current) as CodeRecord).status);
-    const record = { ...(JSON.parse(base) as CodeRecord), ...c.after, release: c.release, updated_at: c.recorded_at };
-    return version(c, JSON.stringify(record), record.status);
-  }), true);
+  await tx.navigation.appendVersions(
+    others.map((c) => {
+      const base = previous.get(c.code_id);
+      const current = records.get(c.code_id)!;
+      if (base === undefined) return version(c, current, (JSON.parse(current) as CodeRecord).status);
+      const record = { ...(JSON.parse(base) as CodeRecord), ...c.after, release: c.release, updated_at: c.recorded_at };
+      return version(c, JSON.stringify(record), record.status);
+    }),
+    true,
+  );
 }

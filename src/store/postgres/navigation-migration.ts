@@ -65,7 +65,10 @@ export async function migrateNavigation(client: pg.Client): Promise<void> {
     if (!Array.isArray(parents) || parents.length === 0) continue;
     let graph = graphs.get(system);
     if (!graph) graphs.set(system, (graph = new Map<string, string[]>()));
-    graph.set(id, parents.filter((p): p is string => typeof p === 'string'));
+    graph.set(
+      id,
+      parents.filter((p): p is string => typeof p === 'string'),
+    );
   }
   for (const [system, graph] of graphs) await writer.writeHierarchy(system, graph, computeClosure(graph, closureBudget(sizes.get(system) ?? 0)));
   const changes = await arrays<[string, string]>(client, 'SELECT code_id, json FROM changes ORDER BY code_id, effective_date, id');

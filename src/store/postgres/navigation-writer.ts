@@ -25,7 +25,11 @@ export class PostgresNavigationWriter implements NavigationWriter {
   }
 
   async systemParents(system: string): Promise<Map<string, string[]>> {
-    const found = await arrays<[string, string]>(this.client, 'SELECT child, parent FROM code_edges WHERE child >= $1 AND child < $2 ORDER BY child, parent', range(system));
+    const found = await arrays<[string, string]>(
+      this.client,
+      'SELECT child, parent FROM code_edges WHERE child >= $1 AND child < $2 ORDER BY child, parent',
+      range(system),
+    );
     const parents = new Map<string, string[]>();
     for (const [child, parent] of found) {
       const list = parents.get(child);
@@ -41,21 +45,33 @@ export class PostgresNavigationWriter implements NavigationWriter {
     const edges: [string, string][] = [];
     for (const [child, ps] of parents) for (const p of new Set(ps)) edges.push([child, p]);
     for (const part of chunks(edges)) {
-      await exec(this.client, 'INSERT INTO code_edges (child, parent) SELECT * FROM unnest($1::text[], $2::text[])', [part.map((e) => e[0]), part.map((e) => e[1])]);
+      await exec(this.client, 'INSERT INTO code_edges (child, parent) SELECT * FROM unnest($1::text[], $2::text[])', [
+        part.map((e) => e[0]),
+        part.map((e) => e[1]),
+      ]);
     }
     for (const part of chunks(closure ?? [])) {
       await exec(this.client, 'INSERT INTO code_closure (ancestor, descendant, depth) SELECT * FROM unnest($1::text[], $2::text[], $3::integer[])', [
-        part.map((r) => r.ancestor), part.map((r) => r.descendant), part.map((r) => r.depth),
+        part.map((r) => r.ancestor),
+        part.map((r) => r.descendant),
+        part.map((r) => r.depth),
       ]);
     }
-    await exec(this.client, 'INSERT INTO code_hierarchies (system, closure) VALUES ($1, $2) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure', [system, closure ? 1 : 0]);
+    await exec(this.client, 'INSERT INTO code_hierarchies (system, closure) VALUES ($1, $2) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure', [
+      system,
+      closure ? 1 : 0,
+    ]);
   }
 
   async latestVersions(codeIds: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     for (const part of chunks(codeIds)) {
-      const rows = await arrays<[string, string]>(this.client, `SELECT DISTINCT ON (code_id) code_id, json FROM code_versions
-        WHERE code_id = ANY($1::text[]) ORDER BY code_id, valid_from DESC, change_id DESC`, [part]);
+      const rows = await arrays<[string, string]>(
+        this.client,
+        `SELECT DISTINCT ON (code_id) code_id, json FROM code_versions
+        WHERE code_id = ANY($1::text[]) ORDER BY code_id, valid_from DESC, change_id DESC`,
+        [part],
+      );
       for (const [id, json] of rows) found.set(id, json);
     }
     return found;
@@ -64,14 +80,27 @@ export class PostgresNavigationWriter implements NavigationWriter {
   async appendVersions(versions: CodeVersion[], closePrevious: boolean): Promise<void> {
     for (const part of chunks(versions)) {
       if (closePrevious) {
-        await exec(this.client, `UPDATE code_versions v SET valid_to = u.d FROM unnest($1::text[], $2::text[]) AS u(id, d)
-          WHERE v.code_id = u.id AND v.valid_to IS NULL`, [part.map((v) => v.codeId), part.map((v) => v.validFrom)]);
+        await exec(
+          this.client,
+          `UPDATE code_versions v SET valid_to = u.d FROM unnest($1::text[], $2::text[]) AS u(id, d)
+          WHERE v.code_id = u.id AND v.valid_to IS NULL`,
+          [part.map((v) => v.codeId), part.map((v) => v.validFrom)],
+        );
       }
-      await exec(this.client, `INSERT INTO code_versions (change_id, code_id, system, valid_from, valid_to, status, json)
-        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`, [
-        part.map((v) => v.changeId), part.map((v) => v.codeId), part.map((v) => v.system), part.map((v) => v.validFrom),
-        part.map((v) => v.validTo) as string[], part.map((v) => v.status), part.map((v) => v.json),
-      ]);
+      await exec(
+        this.client,
+        `INSERT INTO code_versions (change_id, code_id, system, valid_from, valid_to, status, json)
+        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
+        [
+          part.map((v) => v.changeId),
+          part.map((v) => v.codeId),
+          part.map((v) => v.system),
+          part.map((v) => v.validFrom),
+          part.map((v) => v.validTo) as string[],
+          part.map((v) => v.status),
+          part.map((v) => v.json),
+        ],
+      );
     }
   }
 

@@ -37,35 +37,67 @@ export class PostgresNavigation implements NavigationStore {
   async pageChildren(q: RelativesQuery): Promise<RawPage<string, CodeRecord>> {
     const values: Value[] = [q.id, q.after ?? '', q.limit + 1];
     const status = q.status !== null ? `AND c.status = $${values.push(q.status)}` : '';
-    return this.page(`SELECT c.id, c.json FROM code_edges e JOIN codes c ON c.id = e.child
-      WHERE e.parent = $1 AND e.child > $2 ${status} ORDER BY e.child LIMIT $3`, values, q.limit);
+    return this.page(
+      `SELECT c.id, c.json FROM code_edges e JOIN codes c ON c.id = e.child
+      WHERE e.parent = $1 AND e.child > $2 ${status} ORDER BY e.child LIMIT $3`,
+      values,
+      q.limit,
+    );
   }
 
   async pageDescendants(q: RelativesQuery): Promise<RawPage<string, CodeRecord>> {
-    if (!(await this.closureKept(q.id))) return walkDescendants(q.id, q.after, q.limit, q.status, (ids) => this.step('SELECT child FROM code_edges WHERE parent = ANY($1::text[])', ids), (ids) => this.fetch(ids));
+    if (!(await this.closureKept(q.id)))
+      return walkDescendants(
+        q.id,
+        q.after,
+        q.limit,
+        q.status,
+        (ids) => this.step('SELECT child FROM code_edges WHERE parent = ANY($1::text[])', ids),
+        (ids) => this.fetch(ids),
+      );
     const values: Value[] = [q.id, q.after ?? '', q.limit + 1];
     const status = q.status !== null ? `AND c.status = $${values.push(q.status)}` : '';
-    return this.page(`SELECT c.id, c.json FROM code_closure k JOIN codes c ON c.id = k.descendant
-      WHERE k.ancestor = $1 AND k.descendant > $2 ${status} ORDER BY k.descendant LIMIT $3`, values, q.limit);
+    return this.page(
+      `SELECT c.id, c.json FROM code_closure k JOIN codes c ON c.id = k.descendant
+      WHERE k.ancestor = $1 AND k.descendant > $2 ${status} ORDER BY k.descendant LIMIT $3`,
+      values,
+      q.limit,
+    );
   }
 
   /** PostgreSQL reads the row value (depth, ancestor) > (d, a) as one index range. */
   async pageAncestors(q: AncestorsQuery): Promise<RawPage<AncestorKey, CodeRecord>> {
-    if (!(await this.closureKept(q.id))) return walkAncestors(q.id, q.after, q.limit, q.status, (ids) => this.step('SELECT parent FROM code_edges WHERE child = ANY($1::text[])', ids), (ids) => this.fetch(ids));
+    if (!(await this.closureKept(q.id)))
+      return walkAncestors(
+        q.id,
+        q.after,
+        q.limit,
+        q.status,
+        (ids) => this.step('SELECT parent FROM code_edges WHERE child = ANY($1::text[])', ids),
+        (ids) => this.fetch(ids),
+      );
     const values: Value[] = [q.id, q.limit + 1];
     const where = ['k.descendant = $1'];
     if (q.after !== null) where.push(`(k.depth, k.ancestor) > ($${values.push(q.after.distance)}::integer, $${values.push(q.after.id)})`);
     if (q.status !== null) where.push(`c.status = $${values.push(q.status)}`);
-    const found = await arrays<[number, string, string]>(this.pool, `SELECT k.depth, c.id, c.json FROM code_closure k JOIN codes c ON c.id = k.ancestor
-      WHERE ${where.join(' AND ')} ORDER BY k.depth, k.ancestor LIMIT $2`, values);
+    const found = await arrays<[number, string, string]>(
+      this.pool,
+      `SELECT k.depth, c.id, c.json FROM code_closure k JOIN codes c ON c.id = k.ancestor
+      WHERE ${where.join(' AND ')} ORDER BY k.depth, k.ancestor LIMIT $2`,
+      values,
+    );
     return toRawPage<CodeRecord, [number, string, string], AncestorKey>(found, q.limit, 2, (row) => ({ distance: Number(row[0]), id: row[1] }));
   }
 
   async pageRoots(q: RootsQuery): Promise<RawPage<string, CodeRecord>> {
     const values: Value[] = [q.system, q.after ?? '', q.limit + 1];
     const status = q.status !== null ? `AND status = $${values.push(q.status)}` : '';
-    return this.page(`SELECT id, json FROM codes WHERE system = $1 AND id > $2 AND codebook_is_root(json)
-      ${status} ORDER BY id LIMIT $3`, values, q.limit);
+    return this.page(
+      `SELECT id, json FROM codes WHERE system = $1 AND id > $2 AND codebook_is_root(json)
+      ${status} ORDER BY id LIMIT $3`,
+      values,
+      q.limit,
+    );
   }
 
   async systemExists(system: string): Promise<boolean> {
@@ -86,9 +118,10 @@ export class PostgresNavigation implements NavigationStore {
   }
 
   async codesJson(ids: readonly string[], asOf: string | null): Promise<Map<string, JsonText<CodeRecord>>> {
-    const found = asOf === null
-      ? await arrays<[string, string | null]>(this.pool, 'SELECT id, json FROM codes WHERE id = ANY($1::text[])', [[...ids]])
-      : await arrays<[string, string | null]>(this.pool, `SELECT j.id, (${AS_OF_ONE('j.id', '$2')}) FROM unnest($1::text[]) AS j(id)`, [[...ids], asOf]);
+    const found =
+      asOf === null
+        ? await arrays<[string, string | null]>(this.pool, 'SELECT id, json FROM codes WHERE id = ANY($1::text[])', [[...ids]])
+        : await arrays<[string, string | null]>(this.pool, `SELECT j.id, (${AS_OF_ONE('j.id', '$2')}) FROM unnest($1::text[]) AS j(id)`, [[...ids], asOf]);
     const map = new Map<string, JsonText<CodeRecord>>();
     for (const [id, json] of found) if (json !== null) map.set(id, jsonText<CodeRecord>(json));
     return map;

@@ -69,7 +69,10 @@ export function migrateNavigation(db: DatabaseSync): void {
     if (!Array.isArray(parents) || parents.length === 0) continue;
     let graph = parentsOf.get(system);
     if (!graph) parentsOf.set(system, (graph = new Map<string, string[]>()));
-    graph.set(id, parents.filter((p): p is string => typeof p === 'string'));
+    graph.set(
+      id,
+      parents.filter((p): p is string => typeof p === 'string'),
+    );
   }
   for (const [system, graph] of parentsOf) {
     writeSqliteHierarchy(db, system, graph, computeClosure(graph, closureBudget(sizes.get(system) ?? 0)));
@@ -82,7 +85,10 @@ export function migrateNavigation(db: DatabaseSync): void {
     if (changes.length > 0) void writer.appendVersions(replayCode(changes), false);
     changes = [];
   };
-  for (const row of db.prepare('SELECT code_id, json FROM changes ORDER BY code_id, effective_date, id').iterate() as Iterable<{ code_id: string; json: string }>) {
+  for (const row of db.prepare('SELECT code_id, json FROM changes ORDER BY code_id, effective_date, id').iterate() as Iterable<{
+    code_id: string;
+    json: string;
+  }>) {
     if (row.code_id !== codeId) flush();
     codeId = row.code_id;
     const change = parseOrNull<ChangeRecord>(row.json);
@@ -90,4 +96,3 @@ export function migrateNavigation(db: DatabaseSync): void {
   }
   flush();
 }
-

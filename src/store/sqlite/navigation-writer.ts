@@ -81,5 +81,8 @@ export function writeSqliteHierarchy(db: DatabaseSync, system: string, parents: 
     const row = db.prepare('INSERT INTO code_closure (ancestor, descendant, depth) VALUES (?, ?, ?)');
     for (const r of closure) row.run(r.ancestor, r.descendant, r.depth);
   }
-  db.prepare('INSERT INTO code_hierarchies (system, closure) VALUES (?, ?) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure').run(system, closure ? 1 : 0);
+  db.prepare('INSERT INTO code_hierarchies (system, closure) VALUES (?, ?) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure').run(
+    system,
+    closure ? 1 : 0,
+  );
 }

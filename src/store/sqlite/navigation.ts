@@ -41,7 +41,15 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
   }
 
   async pageDescendants(q: RelativesQuery): Promise<RawPage<string, CodeRecord>> {
-    if (!this.closureKept(q.id)) return walkDescendants(q.id, q.after, q.limit, q.status, (ids) => this.step('SELECT child FROM code_edges WHERE parent IN (SELECT value FROM json_each(?))', ids), (ids) => this.fetch(ids));
+    if (!this.closureKept(q.id))
+      return walkDescendants(
+        q.id,
+        q.after,
+        q.limit,
+        q.status,
+        (ids) => this.step('SELECT child FROM code_edges WHERE parent IN (SELECT value FROM json_each(?))', ids),
+        (ids) => this.fetch(ids),
+      );
     const params: Params = { id: q.id, after: q.after ?? '', limit: q.limit + 1 };
     if (q.status !== null) params.status = q.status;
     const sql = `SELECT c.id, c.json FROM code_closure k JOIN codes c ON c.id = k.descendant
@@ -54,7 +62,15 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
    * (see SqliteStore.pageChanges): "same depth, larger id", then "deeper".
    */
   async pageAncestors(q: AncestorsQuery): Promise<RawPage<AncestorKey, CodeRecord>> {
-    if (!this.closureKept(q.id)) return walkAncestors(q.id, q.after, q.limit, q.status, (ids) => this.step('SELECT parent FROM code_edges WHERE child IN (SELECT value FROM json_each(?))', ids), (ids) => this.fetch(ids));
+    if (!this.closureKept(q.id))
+      return walkAncestors(
+        q.id,
+        q.after,
+        q.limit,
+        q.status,
+        (ids) => this.step('SELECT parent FROM code_edges WHERE child IN (SELECT value FROM json_each(?))', ids),
+        (ids) => this.fetch(ids),
+      );
     const params: Params = { id: q.id, limit: q.limit + 1 };
     const status = q.status !== null ? 'AND c.status = $status' : '';
     if (q.status !== null) params.status = q.status;
@@ -110,11 +126,12 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
   /** One statement for the whole batch: a point query each would cost ~10 µs of statement overhead per id. */
   async codesJson(ids: readonly string[], asOf: string | null): Promise<Map<string, JsonText<CodeRecord>>> {
     const list = JSON.stringify(ids);
-    const rows = (
-      asOf === null
-        ? this.arrays('SELECT id, json FROM codes WHERE id IN (SELECT value FROM json_each(?))').all(list)
-        : this.arrays(`SELECT j.value, (${AS_OF_ONE.replace('code_id = ?', 'code_id = j.value')}) FROM json_each(?) j`).all(asOf, list)
-    ) as unknown as [string, string | null][];
+    const rows = (asOf === null
+      ? this.arrays('SELECT id, json FROM codes WHERE id IN (SELECT value FROM json_each(?))').all(list)
+      : this.arrays(`SELECT j.value, (${AS_OF_ONE.replace('code_id = ?', 'code_id = j.value')}) FROM json_each(?) j`).all(asOf, list)) as unknown as [
+      string,
+      string | null,
+    ][];
     const found = new Map<string, JsonText<CodeRecord>>();
     for (const [id, json] of rows) if (json !== null) found.set(id, jsonText<CodeRecord>(json));
     return found;
@@ -125,7 +142,11 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
   }
 
   private async fetch(ids: string[]): Promise<Map<string, [CodeStatus, string]>> {
-    const rows = this.arrays('SELECT id, status, json FROM codes WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as unknown as [string, CodeStatus, string][];
+    const rows = this.arrays('SELECT id, status, json FROM codes WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as unknown as [
+      string,
+      CodeStatus,
+      string,
+    ][];
     return new Map(rows.map(([id, status, json]) => [id, [status, json]]));
   }
 }
