@@ -178,6 +178,13 @@ export function errorExamples(endpoint: EndpointName, status: number): Record<st
         'An API key was sent in the query string, where it leaks into logs and browser history. Send it in the Authorization: Bearer header instead, and consider this key exposed: revoke it and create a new one.',
       ),
     ],
+    401: [
+      error(
+        'invalid_api_key',
+        'No key, or a malformed, unknown or revoked key',
+        'The API key is not valid. Send your API key as "Authorization: Bearer <key>" (or "X-API-Key: <key>").',
+      ),
+    ],
     403: [error('endpoint_not_available_on_plan', "The key's plan does not include this endpoint", planRefusal(endpoint))],
     404:
       endpoint === 'systems.list'
