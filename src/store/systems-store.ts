@@ -60,3 +60,11 @@ export function releaseFromRow(r: Record<string, unknown>): ReleaseInfo {
 
 export const SYSTEM_COLUMNS = 'id, name, description, url, publisher, license, active, deprecated, retired, latest_release, latest_effective_date, updated_at';
 export const RELEASE_COLUMNS = 'seq, system, name, effective_date, mode, imported_at, added, revised, retired, reactivated, first_change_id, last_change_id';
+
+/** The columns a release is written with (both backends), and its values in that order. */
+export const RELEASE_WRITE_COLUMNS = 'system, name, effective_date, mode, imported_at, added, revised, retired, reactivated, first_change_id, last_change_id';
+
+export function releaseWriteValues(r: ReleaseWrite): (string | number | null)[] {
+  const { added, revised, retired, reactivated } = r.counts;
+  return [r.system, r.id, r.effectiveDate, r.mode, r.importedAt, added, revised, retired, reactivated, r.firstChangeId, r.lastChangeId];
+}

@@ -3,6 +3,8 @@ import type pg from 'pg';
 import { arrays, exec, rows } from './pg-client.ts';
 import {
   RELEASE_COLUMNS,
+  RELEASE_WRITE_COLUMNS,
+  releaseWriteValues,
   releaseFromRow,
   SYSTEM_COLUMNS,
   SYSTEM_FIELDS,
@@ -112,24 +114,7 @@ export class PostgresReleaseTransaction implements ReleaseTransaction {
   }
 
   async recordRelease(r: ReleaseWrite): Promise<void> {
-    await exec(
-      this.client,
-      `INSERT INTO releases (system, name, effective_date, mode, imported_at, added, revised, retired, reactivated, first_change_id, last_change_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [
-        r.system,
-        r.id,
-        r.effectiveDate,
-        r.mode,
-        r.importedAt,
-        r.counts.added,
-        r.counts.revised,
-        r.counts.retired,
-        r.counts.reactivated,
-        r.firstChangeId,
-        r.lastChangeId,
-      ],
-    );
+    await exec(this.client, `INSERT INTO releases (${RELEASE_WRITE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, releaseWriteValues(r));
     const c = r.codeCounts;
     await exec(
       this.client,

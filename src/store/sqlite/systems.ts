@@ -3,6 +3,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import { SqliteStatements } from './statements.ts';
 import {
   RELEASE_COLUMNS,
+  RELEASE_WRITE_COLUMNS,
+  releaseWriteValues,
   releaseFromRow,
   SYSTEM_COLUMNS,
   SYSTEM_FIELDS,
@@ -102,24 +104,7 @@ export class SqliteReleaseTransaction implements ReleaseTransaction {
   }
 
   async recordRelease(r: ReleaseWrite): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO releases (system, name, effective_date, mode, imported_at, added, revised, retired, reactivated, first_change_id, last_change_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        r.system,
-        r.id,
-        r.effectiveDate,
-        r.mode,
-        r.importedAt,
-        r.counts.added,
-        r.counts.revised,
-        r.counts.retired,
-        r.counts.reactivated,
-        r.firstChangeId,
-        r.lastChangeId,
-      );
+    this.db.prepare(`INSERT INTO releases (${RELEASE_WRITE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...releaseWriteValues(r));
     const c = r.codeCounts;
     this.db
       .prepare(
