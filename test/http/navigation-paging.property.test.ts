@@ -34,7 +34,7 @@ const STATUSES = ['active', 'active', 'active', 'deprecated', 'retired'] as cons
 /** A code of the graph: its parents are codes that come before it. */
 interface Node {
   code: string;
-  parents: number[];
+  parents: readonly number[];
   status: number;
 }
 const graph = fc.uniqueArray(codeText, { minLength: 1, maxLength: 14 }).chain((codes) =>
@@ -42,7 +42,7 @@ const graph = fc.uniqueArray(codeText, { minLength: 1, maxLength: 14 }).chain((c
     ...codes.map((code, i) =>
       fc.record({
         code: fc.constant(code),
-        parents: i === 0 ? fc.constant([]) : fc.uniqueArray(fc.nat({ max: i - 1 }), { maxLength: 2 }),
+        parents: i === 0 ? fc.constant<number[]>([]) : fc.uniqueArray(fc.nat({ max: i - 1 }), { maxLength: 2 }),
         status: fc.nat({ max: STATUSES.length - 1 }),
       }),
     ),
