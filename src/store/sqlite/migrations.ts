@@ -6,6 +6,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
 import { indexExistingCodes, SQLITE_SEARCH_SCHEMA } from './search.ts';
+import { fillSearchTerms } from './search-terms.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
 import { migrateNavigation } from './navigation-migration.ts';
@@ -172,6 +173,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // 8: hierarchy edges and closure, code versions for as_of, roots and release indexes;
   //    plans that had every endpoint get codes.hierarchy and codes.batch
   migrateNavigation,
+  // 9: the words of the search index, one row each (a long query word becomes the OR of the terms it starts)
+  fillSearchTerms,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {
