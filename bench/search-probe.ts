@@ -13,7 +13,10 @@ import { searchTerms } from '../src/domain/search-text.ts';
 import type { GenerateManifest } from '../src/tools/generate/data-set.ts';
 import { SEARCH_CLASSES, searchQueries } from './search-queries.ts';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { count: { type: 'string', default: '100' }, deep: { type: 'string', default: '100' } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { count: { type: 'string', default: '100' }, deep: { type: 'string', default: '100' } },
+});
 const [url, manifestFile] = positionals;
 const manifest = JSON.parse(readFileSync(manifestFile!, 'utf8')) as GenerateManifest;
 const deps = await createDeps(loadConfig({ DATABASE_URL: url!, LOG_LEVEL: 'silent', DEMO_DATA: '0' }));
@@ -60,6 +63,8 @@ for (const q of ['a', 'm', 'r', 'ca', 'pro', 'acute', 'le']) {
   }
   first.sort((a, b) => a - b);
   deep.sort((a, b) => a - b);
-  console.log(`deep "${q}" (group ${after?.group}): first p50 ${pct(first, 50).toFixed(2)}  deep p50 ${pct(deep, 50).toFixed(2)}  ratio ${(pct(deep, 50) / pct(first, 50)).toFixed(2)}`);
+  console.log(
+    `deep "${q}" (group ${after?.group}): first p50 ${pct(first, 50).toFixed(2)}  deep p50 ${pct(deep, 50).toFixed(2)}  ratio ${(pct(deep, 50) / pct(first, 50)).toFixed(2)}`,
+  );
 }
 await deps.close();

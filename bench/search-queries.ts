@@ -7,7 +7,16 @@ import { DEFINITION_ONLY, skewedWord, VOCABULARY, displayText } from '../src/too
 import { SYSTEMS, type GenerateManifest } from '../src/tools/generate/data-set.ts';
 import { Random } from '../src/tools/generate/random.ts';
 
-export const SEARCH_CLASSES = ['exact code', 'code prefix', 'one letter', 'two or three letters', 'one whole word', 'two words', 'definition-only word', 'no match'] as const;
+export const SEARCH_CLASSES = [
+  'exact code',
+  'code prefix',
+  'one letter',
+  'two or three letters',
+  'one whole word',
+  'two words',
+  'definition-only word',
+  'no match',
+] as const;
 export type SearchClass = (typeof SEARCH_CLASSES)[number];
 
 /** Short ids for the scenario table. */
