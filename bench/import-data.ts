@@ -7,6 +7,7 @@
  * generator says it wrote.
  *
  * usage: node bench/import-data.ts DATA_DIR DATABASE_FILE [--snapshot-only]
+ * (DATABASE_FILE may be a postgres:// URL: the search bench's PostgreSQL figures.)
  * Progress goes to stderr; the timings, as one JSON line, to stdout. With
  * --snapshot-only the deltas are left out (to time the imports again).
  */
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
   const [dir, dbFile, flag] = process.argv.slice(2);
   if (dir === undefined || dbFile === undefined) throw new Error('usage: node bench/import-data.ts DATA_DIR DATABASE_FILE [--snapshot-only]');
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as GenerateManifest;
-  const deps = await createDeps(loadConfig({ DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: 'silent' }));
+  const deps = await createDeps(loadConfig({ DATABASE_URL: /^postgres(ql)?:\/\//.test(dbFile) ? dbFile : `sqlite:${dbFile}`, LOG_LEVEL: 'silent' }));
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 200);
   try {

@@ -28,6 +28,7 @@ import { codeIdAt, sampleBody, scenarios, type BodyClass } from './scenarios.ts'
 import { CURSOR_PAGE, loadCursors, ORGS, RESULTS, setupAccess, startServer, type Server } from './setup.ts';
 import { writeWrkScripts } from './wrk-script.ts';
 import { historyStorage, navScenarios, runNavScenario, type NavRecord } from './navigation-http.ts';
+import { formatSearch, runSearchScenarios, type SearchReport } from './search-scenarios.ts';
 
 const FULL = { codes: 1_000_000, changes: 2_000_000, dates: 24, warmup: 3, duration: 5 };
 const QUICK = { codes: 20_000, changes: 40_000, dates: 6, warmup: 1, duration: 1 };
@@ -63,7 +64,7 @@ function options() {
   });
   if (values.help) {
     process.stdout.write(
-      'usage: npm run bench -- [--quick] [--codes N --changes M --dates D --seed S] [--connections C] [--threads T] [--pairs P] [--warmup S] [--duration S] [--rebuild | --time-import] [--only 1,1z,2,L1,N,…] [--profile]\n',
+      'usage: npm run bench -- [--quick] [--codes N --changes M --dates D --seed S] [--connections C] [--threads T] [--pairs P] [--warmup S] [--duration S] [--rebuild | --time-import] [--only 1,1z,2,L1,N,S,…] [--profile]\n',
     );
     process.exit(0);
   }
@@ -296,6 +297,25 @@ async function main(): Promise<void> {
       }
     }
 
+    // Search (issue 13): the query classes at one connection, a deep page, throughput against scenario 2, systems
+    // against scenario 1. Quick runs only with --only …,S: CI's run stays short.
+    let search: SearchReport | null = null;
+    if (o.quick ? o.only?.has('S') === true : wanted('S')) {
+      search = await runSearchScenarios({
+        dir: temp,
+        manifest: data.manifest,
+        port,
+        keys,
+        keysFile: join(temp, 'keys.txt'),
+        listPages: join(temp, 'pages50.txt'),
+        codeIds: join(temp, 'ids.txt'),
+        pairs: o.pairs,
+        connections: o.connections,
+        load: (source, seed, connections, seconds) => load(srv.child.pid!, port, source, seed, 200, seconds, connections),
+        log,
+      });
+    }
+
     // A server that died under load fails the run, whatever the numbers say.
     const died = srv.exit.value === null ? null : `the server exited during the run (${srv.exit.value}); see ${serverLog}`;
     const stopStarted = performance.now();
@@ -331,13 +351,15 @@ async function main(): Promise<void> {
       runs,
       navigation,
       history: navigation.length > 0 ? historyStorage(data.dbFile) : null,
+      search,
       targets: [] as ReturnType<typeof evaluateTargets>['targets'],
       unexpected: [] as string[],
     };
     const evaluation = evaluateTargets(report);
-    report.targets = evaluation.targets;
-    report.unexpected = died ? [died, ...evaluation.unexpected] : evaluation.unexpected;
+    report.targets = [...evaluation.targets, ...(search?.targets ?? [])];
+    report.unexpected = [...(died ? [died] : []), ...evaluation.unexpected, ...(search?.unexpected ?? [])];
     process.stdout.write(formatReport(report));
+    if (search) process.stdout.write(formatSearch(search));
     const json = `${JSON.stringify(report, null, 2)}\n`;
     writeFileSync(join(RESULTS, 'latest.json'), json);
     writeFileSync(join(RESULTS, `latest-${report.mode}.json`), json);

@@ -21,6 +21,18 @@ import type { CodeSearchQuery, SearchGroup, SearchKey } from '../domain/search.t
 
 export type { CodeSearchQuery, SearchGroup, SearchKey } from '../domain/search.ts';
 
+/**
+ * The limits a backend's group 4 works with (defaults in each backend's
+ * search.ts); tests make them small so that every path of the walk runs on a
+ * few hundred records.
+ */
+export interface SearchTuning {
+  /** PostgreSQL: records of the sequence tested one by one before the GIN index takes over. */
+  walk?: number;
+  /** SQLite: most terms a long query word is expanded into before FTS5's own prefix query. */
+  expandTerms?: number;
+}
+
 /** One group's rows after a position (null: from the group's start): [sort key, record JSON]. */
 export type GroupReader = (group: SearchGroup, after: SearchKey | null, limit: number) => Promise<[SearchKey, string][]>;
 

@@ -11,7 +11,10 @@ import fc from 'fast-check';
 import { foldText, recordWords, searchTerms } from '../../src/domain/search-text.ts';
 import type { SearchKey } from '../../src/store/search-walk.ts';
 import type { Store } from '../../src/store/store.ts';
-import { importRowsInto, openTempSqliteStore } from '../helpers/context.ts';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { importRowsInto, openTempSqliteStore, tempDir } from '../helpers/context.ts';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { skipUnlessPostgres } from '../helpers/services.ts';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
@@ -125,6 +128,13 @@ searchProperties('sqlite', async () => {
   return { store: o.store, dir: o.dir, close: () => o.cleanup() };
 });
 
+// The long-word paths of group 4: a word expanded into at most one term, else FTS5's own prefix query.
+searchProperties('sqlite, one expanded term', async () => {
+  const dir = tempDir();
+  const store = new SqliteStore({ path: join(dir, 'codebook.db'), searchTuning: { expandTerms: 1 } });
+  return { store, dir, close: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
+});
+
 const skip = await skipUnlessPostgres();
 let db: TestDatabase | null = null;
 describe('PostgreSQL', { skip }, () => {
@@ -132,17 +142,22 @@ describe('PostgreSQL', { skip }, () => {
     db = await createTestDatabase('codebook_search');
   });
   after(() => db?.drop());
-  searchProperties('postgres', async () => {
-    const store = await PostgresStore.open({ url: db!.url, schema: await db!.createSchema(), max: 2 });
-    const dir = await openTempSqliteStore();
-    await dir.store.close();
-    return {
-      store,
-      dir: dir.dir,
-      close: async () => {
-        await store.close();
-        await dir.cleanup();
-      },
-    };
-  });
+  for (const [name, searchTuning] of [
+    ['postgres', {}],
+    // A walk of 7 records: most pages end the walk and read the rest through the GIN index.
+    ['postgres, a walk of 7', { walk: 7 }],
+  ] as const)
+    searchProperties(name, async () => {
+      const store = await PostgresStore.open({ url: db!.url, schema: await db!.createSchema(), max: 2, searchTuning });
+      const dir = await openTempSqliteStore();
+      await dir.store.close();
+      return {
+        store,
+        dir: dir.dir,
+        close: async () => {
+          await store.close();
+          await dir.cleanup();
+        },
+      };
+    });
 });

@@ -20,13 +20,15 @@ import { PostgresImportTransaction } from './import-transaction.ts';
 import { migratePostgres } from './migrations.ts';
 import { searchPostgres } from './search.ts';
 import { PostgresSystemsStore } from './systems.ts';
-import type { CodeSearchQuery, SearchKey } from '../search-walk.ts';
+import type { CodeSearchQuery, SearchKey, SearchTuning } from '../search-walk.ts';
 import { PostgresNavigation } from './navigation.ts';
 import { arrays, createPool, exec, inTransaction, LOCK_KEY_SQL, rows, storeError, withOwnConnection, type PoolOptions, type Value } from './pg-client.ts';
 
 export interface PostgresStoreOptions extends PoolOptions {
   /** How long an import waits for another import to finish, in ms. */
   importWaitMs?: number;
+  /** Search's limits (tests); defaults otherwise. */
+  searchTuning?: SearchTuning;
 }
 
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -42,11 +44,13 @@ export class PostgresStore implements Store {
   readonly navigation: PostgresNavigation;
   private readonly importWaitMs: number;
   private readonly connection: PoolOptions;
+  private readonly searchTuning: SearchTuning;
 
   private constructor(pool: pg.Pool, options: PostgresStoreOptions) {
     this.pool = pool;
     this.connection = options;
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
+    this.searchTuning = options.searchTuning ?? {};
     this.access = this.usage = new PostgresAccessStore(pool);
     this.dashboard = new SqlDashboardStore(new PostgresSql(pool));
     this.keyLife = new PostgresKeyLifeStore(pool);
@@ -81,7 +85,7 @@ export class PostgresStore implements Store {
   }
 
   async searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
-    return searchPostgres(this.pool, q);
+    return searchPostgres(this.pool, q, this.searchTuning);
   }
 
   async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {

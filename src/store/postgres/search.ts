@@ -3,13 +3,15 @@
  * display (groups 1–3 are ranges of their C-collation btree indexes) and its
  * words as a tsvector built from our own word list (array_to_tsvector: no
  * parser or dictionary of PostgreSQL's in between), with a GIN index. Group 4
- * is ordered by the search sequence: the planner either walks the sequence
- * index and tests each record (common words: the page fills at once) or reads
- * the GIN matches and keeps the top of them (rare words).
+ * is ordered by the search sequence, in two steps whose plans do not depend on
+ * the planner's guess of how common a prefix is: a bounded walk of the
+ * sequence index that tests each record (common words fill the page there),
+ * then, only when the walk found less than a page, the GIN index's matches
+ * after it (the word is rare: they are few).
  */
 import type pg from 'pg';
 import type { CodeRecord, CodeStatus } from '../../domain/records.ts';
-import { searchRowOf, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow } from '../search-walk.ts';
+import { searchRowOf, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow, type SearchTuning } from '../search-walk.ts';
 import type { RawPage } from '../store.ts';
 import { exec, storeError, type Queryable, type Value } from './pg-client.ts';
 
@@ -84,60 +86,88 @@ function tsquery(words: string[]): string {
   return words.map((word) => `'${word}':*`).join(' & ');
 }
 
-export async function searchPostgres(db: Queryable, q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
+/**
+ * Group 4 reads at most this many records of the sequence from the cursor on
+ * and tests each (a common word fills the page at once); when fewer than a
+ * page match there, the word is rare (under one record in forty) and the rest
+ * comes from the GIN index, whose matches are then few to fetch and sort.
+ */
+export const SEARCH_WALK = 2_000;
+
+export async function searchPostgres(db: Queryable, q: CodeSearchQuery, tuning: SearchTuning = {}): Promise<RawPage<SearchKey, CodeRecord>> {
+  const walk = tuning.walk ?? SEARCH_WALK;
   const { folded, upper } = q.terms;
-  return walkSearch(q, async (group: SearchGroup, after: SearchKey | null, limit: number) => {
-    const values: Value[] = [folded, limit];
+  const run = async (text: string, values: Value[]): Promise<(string | number)[][]> => {
+    // Unnamed: a named statement gets a generic plan after five runs, which cannot see whether a
+    // prefix is common or rare, nor where its range lies; each search is planned for its values.
+    try {
+      return (await db.query<(string | number)[]>({ text, values, rowMode: 'array' })).rows;
+    } catch (error) {
+      throw storeError(error);
+    }
+  };
+  /** One group's rows; group 4's between two search sequences (to: null, no upper end), walked or through the GIN index. */
+  const read = async (group: SearchGroup, after: SearchKey | null, limit: number, seqs = { from: 0, to: null as number | null, gin: false }) => {
+    const values: Value[] = [limit];
     const p = (value: Value) => `$${values.push(value)}`;
+    // Numbered only when a condition uses it: PostgreSQL cannot type a parameter no condition names.
+    let foldedParam: string | null = null;
+    const qp = () => (foldedParam ??= p(folded));
     const where: string[] = [];
     if (q.system !== null) where.push(`s.system = ${p(q.system)}`);
     if (q.status !== null) where.push(`s.status = ${p(q.status)}`);
-    // Numbered only when a condition uses it: PostgreSQL cannot type a parameter no condition names.
     let upperParam: string | null = null;
-    const prefix = (column: string, lower = '>=') => {
-      if (upper === null) return `s.${column} ${lower} $1`;
+    const below = (column: string) => {
+      if (upper === null) return [];
       upperParam ??= p(upper);
-      return `(s.${column} ${lower} $1 AND s.${column} < ${upperParam})`;
+      return [`s.${column} < ${upperParam}`];
     };
+    const prefix = (column: string) => `(${[`s.${column} >= ${qp()}`, ...below(column)].join(' AND ')})`;
     let select: string;
     let order: string;
     if (group === 1) {
       select = 's.id, c.json';
-      where.push('s.folded_code = $1', `s.id > ${p(after?.id ?? '')}`);
+      where.push(`s.folded_code = ${qp()}`, `s.id > ${p(after?.id ?? '')}`);
       order = 's.folded_code, s.id';
     } else if (group === 2) {
+      // The first page enters the range after the code itself; later ones at the cursor's row value, where the index scan starts.
       select = 's.id, c.json, s.folded_code';
-      where.push(prefix('folded_code', '>'));
-      if (after !== null) where.push(`(s.folded_code, s.id) > (${p(after.text)}, ${p(after.id)})`);
+      where.push(after === null ? `s.folded_code > ${qp()}` : `(s.folded_code, s.id) > (${p(after.text)}, ${p(after.id)})`, ...below('folded_code'));
       order = 's.folded_code, s.id';
     } else if (group === 3) {
       select = 's.id, c.json, s.folded_display';
-      where.push(prefix('folded_display'), `NOT ${prefix('folded_code')}`);
-      if (after !== null) where.push(`(s.folded_display, s.id) > (${p(after.text)}, ${p(after.id)})`);
+      where.push(after === null ? `s.folded_display >= ${qp()}` : `(s.folded_display, s.id) > (${p(after.text)}, ${p(after.id)})`, ...below('folded_display'));
+      where.push(`NOT ${prefix('folded_code')}`);
       order = 's.folded_display, s.id';
     } else {
+      // The walk tests each record with ts_match_vq (@@ as a function: no index serves it, so the plan is the sequence
+      // index's range); after it, @@ and a sequence bound no index serves (seq + 0) leave the GIN index the one way in.
+      const gin = seqs.gin;
       select = 's.seq, c.json';
-      where.push(
-        `s.words @@ ${p(tsquery(q.terms.words))}::tsquery`,
-        `s.seq > ${p(after?.seq ?? 0)}`,
-        `NOT ${prefix('folded_code')}`,
-        `NOT ${prefix('folded_display')}`,
-      );
-      order = 's.seq';
+      const words = p(tsquery(q.terms.words));
+      where.push(gin ? `s.words @@ ${words}::tsquery` : `ts_match_vq(s.words, ${words}::tsquery)`);
+      where.push(gin ? `s.seq + 0 > ${p(seqs.from)}` : `s.seq > ${p(seqs.from)}`);
+      if (seqs.to !== null) where.push(`s.seq <= ${p(seqs.to)}`);
+      where.push(`NOT ${prefix('folded_code')}`, `NOT ${prefix('folded_display')}`);
+      order = gin ? 's.seq + 0' : 's.seq';
     }
-    const sql = `SELECT ${select} FROM search_codes s JOIN codes c ON c.id = s.id WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $2`;
-    // Unnamed: a named statement gets a generic plan after five runs, which cannot see whether a
-    // prefix is common or rare, nor where its range lies; each search is planned for its values.
-    let found: (string | number)[][];
-    try {
-      found = (await db.query<(string | number)[]>({ text: sql, values, rowMode: 'array' })).rows;
-    } catch (error) {
-      throw storeError(error);
-    }
+    // The page's ids first, then their records: only the rows kept are joined.
+    const sql = `SELECT ${select} FROM (SELECT s.* FROM search_codes s WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $1) s
+      JOIN codes c ON c.id = s.id ORDER BY ${order.replace(' + 0', '')}`;
+    const found = await run(sql, values);
     return found.map((r): [SearchKey, string] => {
       const json = r[1] as string;
       if (group === 4) return [{ group, text: '', id: '', seq: Number(r[0]) }, json];
       return [{ group, text: group === 1 ? '' : (r[2] as string), id: r[0] as string, seq: 0 }, json];
     });
+  };
+  return walkSearch(q, async (group: SearchGroup, after: SearchKey | null, limit: number) => {
+    if (group !== 4) return read(group, after, limit);
+    const from = after?.seq ?? 0;
+    const end = await run('SELECT seq FROM search_codes WHERE seq > $1 ORDER BY seq OFFSET $2 LIMIT 1', [from, walk - 1]);
+    const to = end.length === 0 ? null : Number(end[0]![0]);
+    const walked = await read(4, after, limit, { from, to, gin: false });
+    if (walked.length >= limit || to === null) return walked;
+    return [...walked, ...(await read(4, after, limit - walked.length, { from: to, to: null, gin: true }))];
   });
 }

@@ -6,6 +6,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
 import { indexExistingCodes, SQLITE_SEARCH_SCHEMA } from './search.ts';
+import { fillSearchTerms } from './search-terms.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
 import { CLUSTER_VERSIONS, migrateNavigation } from './navigation-migration.ts';
@@ -174,6 +175,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   migrateNavigation,
   // 9: code versions clustered by code and date, the order as-of reads walk
   CLUSTER_VERSIONS,
+  // 10: the words of the search index, one row each (a long query word becomes the OR of the terms it starts)
+  fillSearchTerms,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

@@ -1,14 +1,17 @@
 /**
  * Search on SQLite. search_codes holds each record's folded code and display
- * (groups 1–3 are ranges of their indexes); search_words is a contentless FTS5
+ * (groups 1–3 are ranges of their indexes, entered at the cursor's row value
+ * so a deep page seeks rather than skips); search_words is a contentless FTS5
  * table of each record's words, keyed by its search sequence, with prefix
- * indexes so that one to three letters are one term lookup (group 4 reads its
- * doclist in sequence order and stops at the page's end).
+ * indexes so that one to three letters are one term lookup; a longer word is
+ * the OR of the terms it starts (search-terms.ts). Group 4 reads the doclists
+ * lazily in sequence order from the cursor on and stops at the page's end.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CodeRecord, CodeStatus } from '../../domain/records.ts';
-import { searchRowOf, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow } from '../search-walk.ts';
+import { searchRowOf, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow, type SearchTuning } from '../search-walk.ts';
 import type { RawPage } from '../store.ts';
+import { matchExpression, SearchTermWriter } from './search-terms.ts';
 
 export const SQLITE_SEARCH_SCHEMA = `
   -- seq: the record's search sequence, assigned once; the FTS rowid.
@@ -34,8 +37,11 @@ export class SqliteSearchIndexer {
   private readonly update: StatementSync;
   private readonly deleteWords: StatementSync;
   private readonly insertWords: StatementSync;
+  /** null: the index as migration 7 built it, before search_terms (migration 10 fills that from the FTS5 index). */
+  private readonly terms: SearchTermWriter | null;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, options: { terms: boolean } = { terms: true }) {
+    this.terms = options.terms ? new SearchTermWriter(db) : null;
     this.find = db.prepare('SELECT seq FROM search_codes WHERE id = ?');
     this.insert = db.prepare('INSERT INTO search_codes (id, system, status, folded_code, folded_display) VALUES (?, ?, ?, ?, ?) RETURNING seq');
     this.update = db.prepare('UPDATE search_codes SET status = ?, folded_code = ?, folded_display = ? WHERE seq = ?');
@@ -54,12 +60,13 @@ export class SqliteSearchIndexer {
       seq = Number((this.insert.get(row.id, row.system, row.status, row.foldedCode, row.foldedDisplay) as { seq: number }).seq);
     }
     this.insertWords.run(seq, row.words);
+    this.terms?.write(row.words);
   }
 }
 
-/** Builds the search rows of every stored code (the migration that adds search). */
+/** Builds the search rows of every stored code (migration 7, which adds search; search_terms comes with 9). */
 export function indexExistingCodes(db: DatabaseSync): void {
-  const indexer = new SqliteSearchIndexer(db);
+  const indexer = new SqliteSearchIndexer(db, { terms: false });
   const all = db.prepare('SELECT id, system, code, status, json FROM codes ORDER BY id');
   for (const r of all.iterate() as Iterable<{ id: string; system: string; code: string; status: CodeStatus; json: string }>) {
     const record = JSON.parse(r.json) as { display?: unknown; definition?: unknown };
@@ -71,12 +78,7 @@ export function indexExistingCodes(db: DatabaseSync): void {
 
 type Statements = { arrays(sql: string): StatementSync };
 
-/** FTS5 query: every word as a prefix, quoted (words are letters and digits only). */
-function matchExpression(words: string[]): string {
-  return words.map((word) => `"${word}"*`).join(' AND ');
-}
-
-export async function searchSqlite(statements: Statements, q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
+export async function searchSqlite(statements: Statements, q: CodeSearchQuery, tuning: SearchTuning = {}): Promise<RawPage<SearchKey, CodeRecord>> {
   const { folded, upper } = q.terms;
   const filters: string[] = [];
   const base: Record<string, string | number> = { q: folded };
@@ -101,15 +103,22 @@ export async function searchSqlite(statements: Statements, q: CodeSearchQuery): 
       sql = `SELECT s.id, c.json FROM search_codes s JOIN codes c ON c.id = s.id
         WHERE ${and(['s.folded_code = $q', 's.id > $afterId'])} ORDER BY s.folded_code, s.id LIMIT $limit`;
     } else if (group === 2) {
-      Object.assign(params, { afterText: after?.text ?? folded, afterId: after?.id ?? '' });
+      // The first page enters the range after the code itself; later ones at the cursor's row value, which the index seeks to.
+      const from = after === null ? 's.folded_code > $q' : '(s.folded_code, s.id) > ($afterText, $afterId)';
+      if (after !== null) Object.assign(params, { afterText: after.text, afterId: after.id });
+      const to = upper === null ? [] : ['s.folded_code < $upper'];
       sql = `SELECT s.id, c.json, s.folded_code FROM search_codes s JOIN codes c ON c.id = s.id
-        WHERE ${and([codePrefix.replace('>=', '>'), '(s.folded_code, s.id) > ($afterText, $afterId)'])} ORDER BY s.folded_code, s.id LIMIT $limit`;
+        WHERE ${and([from, ...to])} ORDER BY s.folded_code, s.id LIMIT $limit`;
     } else if (group === 3) {
-      Object.assign(params, { afterText: after?.text ?? '', afterId: after?.id ?? '' });
+      const from = after === null ? 's.folded_display >= $q' : '(s.folded_display, s.id) > ($afterText, $afterId)';
+      if (after !== null) Object.assign(params, { afterText: after.text, afterId: after.id });
+      const to = upper === null ? [] : ['s.folded_display < $upper'];
       sql = `SELECT s.id, c.json, s.folded_display FROM search_codes s JOIN codes c ON c.id = s.id
-        WHERE ${and([displayPrefix, '(s.folded_display, s.id) > ($afterText, $afterId)', `NOT ${codePrefix}`])} ORDER BY s.folded_display, s.id LIMIT $limit`;
+        WHERE ${and([from, ...to, `NOT ${codePrefix}`])} ORDER BY s.folded_display, s.id LIMIT $limit`;
     } else {
-      Object.assign(params, { match: matchExpression(q.terms.words), afterSeq: after?.seq ?? 0 });
+      const match = matchExpression(statements, q.terms.words, tuning.expandTerms);
+      if (match === null) return [];
+      Object.assign(params, { match, afterSeq: after?.seq ?? 0 });
       // CROSS JOIN keeps FTS5 outermost: its doclist is walked in rowid order and the walk stops at the limit.
       sql = `SELECT s.seq, c.json FROM search_words f CROSS JOIN search_codes s ON s.seq = f.rowid CROSS JOIN codes c ON c.id = s.id
         WHERE ${and(['search_words MATCH $match', 'f.rowid > $afterSeq', `NOT ${codePrefix}`, `NOT ${displayPrefix}`])} ORDER BY f.rowid LIMIT $limit`;

@@ -20,7 +20,7 @@ import { SqliteSql } from './sql.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
 import { searchSqlite, SqliteSearchIndexer } from './search.ts';
-import type { CodeSearchQuery, SearchKey } from '../search-walk.ts';
+import type { CodeSearchQuery, SearchKey, SearchTuning } from '../search-walk.ts';
 import { searchRowOf } from '../search-walk.ts';
 import { SqliteReleaseTransaction, SqliteSystemsStore } from './systems.ts';
 import type { ReleaseWrite } from '../systems-store.ts';
@@ -31,6 +31,8 @@ export interface SqliteStoreOptions {
   path: string;
   /** How long an import waits for another import to finish, in ms. */
   importWaitMs?: number;
+  /** Search's limits (tests); defaults otherwise. */
+  searchTuning?: SearchTuning;
 }
 
 function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync {
@@ -45,6 +47,7 @@ function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync {
 export class SqliteStore extends SqliteStatements implements Store {
   readonly kind = 'sqlite' as const;
   readonly path: string;
+  private readonly searchTuning: SearchTuning;
   private readonly importWaitMs: number;
   readonly access: SqliteAccessStore;
   readonly usage: SqliteAccessStore;
@@ -57,6 +60,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   constructor(options: SqliteStoreOptions) {
     super(openDatabase(options.path, BUSY_TIMEOUT_MS));
     this.path = options.path;
+    this.searchTuning = options.searchTuning ?? {};
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.db.exec('PRAGMA foreign_keys = ON');
     migrateSqlite(this.db);
@@ -91,7 +95,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   }
 
   async searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
-    return searchSqlite({ arrays: (sql) => this.arrays(sql) }, q);
+    return searchSqlite({ arrays: (sql) => this.arrays(sql) }, q, this.searchTuning);
   }
 
   async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {

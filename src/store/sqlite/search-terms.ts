@@ -1,0 +1,87 @@
+/**
+ * The words of the SQLite search index, one row each (migration 10), so that a
+ * query word longer than the FTS5 prefix index (three characters) is read
+ * lazily. FTS5 answers `"word"*` beyond its prefix index by merging the
+ * doclists of every term with that prefix into one list before it returns the
+ * first row: a cost in proportion to every match (95 ms for a word found in
+ * every record of 200 000), whatever the page. The terms with that prefix,
+ * read from search_terms, become `("t1" OR "t2" …)`: each a plain term FTS5
+ * walks in rowid order and stops at the page's end, and seeks to a cursor.
+ *
+ * The table only grows: a term whose last record was revised away stays, and
+ * costs an empty doclist in the OR. The indexer inserts each record's words
+ * unless it wrote them moments ago (a bounded set of recent words, so a
+ * snapshot inserts the common words once, not once per record).
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { prefixUpperBound } from '../../domain/search-text.ts';
+
+export const SQLITE_SEARCH_TERMS_SCHEMA = `
+  CREATE TABLE search_terms (
+    term TEXT PRIMARY KEY
+  ) STRICT, WITHOUT ROWID;
+`;
+
+/** Characters covered by the FTS5 prefix index (prefix='1 2 3'): a word this short is one term of it. */
+export const PREFIX_INDEX_CHARS = 3;
+/** More terms than this under one prefix: `"word"*` (materialised) is the cheaper of the two. */
+export const MAX_EXPANDED_TERMS = 64;
+const RECENT_LIMIT = 100_000;
+
+/** Fills search_terms from the FTS5 index of an existing database (migration 10). */
+export function fillSearchTerms(db: DatabaseSync): void {
+  db.exec(SQLITE_SEARCH_TERMS_SCHEMA);
+  db.exec(`CREATE VIRTUAL TABLE temp.search_words_vocab USING fts5vocab(main, search_words, 'row')`);
+  try {
+    db.exec('INSERT INTO search_terms (term) SELECT term FROM temp.search_words_vocab');
+  } finally {
+    db.exec('DROP TABLE temp.search_words_vocab');
+  }
+}
+
+/** Inserts the words of records being indexed, skipping those written recently. */
+export class SearchTermWriter {
+  private readonly insert: StatementSync;
+  private recent = new Set<string>();
+
+  constructor(db: DatabaseSync) {
+    this.insert = db.prepare('INSERT OR IGNORE INTO search_terms (term) VALUES (?)');
+  }
+
+  /** words: space-separated, as SearchRow.words. */
+  write(words: string): void {
+    if (words === '') return;
+    for (const word of words.split(' ')) {
+      if (this.recent.has(word)) continue;
+      if (this.recent.size >= RECENT_LIMIT) this.recent = new Set();
+      this.recent.add(word);
+      this.insert.run(word);
+    }
+  }
+}
+
+type Statements = { arrays(sql: string): StatementSync };
+
+/**
+ * The FTS5 query of the words (AND of each), or null when a word starts no
+ * term at all (nothing matches). Up to three characters: the prefix index's
+ * term; longer: its terms, or the prefix query when there are too many.
+ */
+export function matchExpression(statements: Statements, words: string[], maxTerms = MAX_EXPANDED_TERMS): string | null {
+  const parts: string[] = [];
+  const range = statements.arrays('SELECT term FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?');
+  const open = statements.arrays('SELECT term FROM search_terms WHERE term >= ? ORDER BY term LIMIT ?');
+  for (const word of words) {
+    if ([...word].length <= PREFIX_INDEX_CHARS) {
+      parts.push(`"${word}"*`);
+      continue;
+    }
+    const upper = prefixUpperBound(word);
+    const found = (upper === null ? open.all(word, maxTerms + 1) : range.all(word, upper, maxTerms + 1)) as unknown as [string][];
+    if (found.length === 0) return null;
+    if (found.length > maxTerms) parts.push(`"${word}"*`);
+    else if (found.length === 1) parts.push(`"${found[0]![0]}"`);
+    else parts.push(`(${found.map(([term]) => `"${term}"`).join(' OR ')})`);
+  }
+  return parts.join(' AND ');
+}
