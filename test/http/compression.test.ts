@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { chooseCoding } from '../../src/http/accept-encoding.ts';
+import { ByteLru, ENTRY_OVERHEAD } from '../../src/http/byte-lru.ts';
 import { CompressedCache } from '../../src/http/compressed-cache.ts';
 import { COMPRESSION_THRESHOLD_BYTES } from '../../src/http/representations.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -155,21 +156,44 @@ test('over a real socket: the compressed bytes, their length, Vary, and an empty
   assert.equal(await fetched.text(), identity.body.toString('utf8'));
 });
 
-test('the compressed cache holds at most its bound, dropping the least recently used', () => {
-  const cache = new CompressedCache(3 * 1160);
+test('a byte-bounded LRU holds at most its bound, dropping the least recently used', () => {
+  const bound = 3 * (1000 + ENTRY_OVERHEAD);
+  const lru = new ByteLru<Buffer>(bound, (b) => b.length);
   const body = (n: number) => Buffer.alloc(1000, n);
-  for (let i = 0; i < 3; i++) cache.set(`"t${i}"`, 'br', body(i));
-  assert.equal(cache.size, 3);
-  assert.ok(cache.get('"t0"', 'br')); // t0 is now the most recent
-  assert.equal(cache.get('"t0"', 'gzip'), undefined, 'another coding is another entry');
-  cache.set('"t3"', 'br', body(3));
-  assert.equal(cache.size, 3);
-  assert.equal(cache.get('"t1"', 'br'), undefined, 't1 was the least recently used');
-  assert.ok(cache.get('"t0"', 'br'));
-  assert.ok(cache.bytes <= 3 * 1160);
-  const none = new CompressedCache(0);
-  none.set('"t"', 'br', body(1));
+  for (let i = 0; i < 3; i++) lru.set(`t${i}`, body(i));
+  assert.equal(lru.size, 3);
+  assert.ok(lru.get('t0')); // t0 is now the most recent
+  lru.set('t3', body(3));
+  assert.equal(lru.size, 3);
+  assert.equal(lru.get('t1'), undefined, 't1 was the least recently used');
+  assert.ok(lru.get('t0'));
+  assert.ok(lru.bytes <= bound);
+  const none = new ByteLru<Buffer>(0, (b) => b.length);
+  none.set('t', body(1));
   assert.equal(none.size, 0);
+});
+
+test('a remembered tag is reused only for the very same text; compressed forms are kept per coding', () => {
+  const cache = new CompressedCache(1024 * 1024);
+  const text = JSON.stringify({ data: 'x'.repeat(2000) });
+  cache.rememberTag('/v1/codes', text, '"tag1"');
+  assert.equal(cache.knownTag('/v1/codes', JSON.parse(JSON.stringify(text)) as string), '"tag1"', 'an equal text in another string');
+  assert.equal(cache.knownTag('/v1/codes', text.replace('xx', 'xy')), undefined, 'a text one character apart');
+  assert.equal(cache.knownTag('/v1/codes?limit=2', text), undefined, 'another URL');
+  cache.set('"tag1"', 'br', Buffer.from('compressed'));
+  assert.ok(cache.get('"tag1"', 'br'));
+  assert.equal(cache.get('"tag1"', 'gzip'), undefined);
+});
+
+test('a large page changed by an import gets a new tag and new compressed bytes', async () => {
+  const before = await ctx.get(PAGE, { 'accept-encoding': 'br' });
+  await ctx.importRows([{ code: 'Z001', display: 'Zipped code number 1, revised' }], { system: 'zip', release: 'r2', effectiveDate: '2024-02-01' });
+  const after = await ctx.get(PAGE, { 'accept-encoding': 'br', 'if-none-match': String(before.headers.etag) });
+  assert.equal(after.statusCode, 200);
+  assert.notEqual(after.headers.etag, before.headers.etag);
+  const text = brotliDecompressSync(after.rawPayload).toString('utf8');
+  assert.match(text, /Zipped code number 1, revised/);
+  assert.equal(text, (await ctx.get(PAGE)).body);
 });
 
 test('COMPRESSED_CACHE_MB bounds the cache: 16 MiB by default, 0 to keep nothing, refused outside 0–4096', () => {
