@@ -15,9 +15,9 @@ const CACHE_CONTROL = header(
   '`private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse.',
   'private, no-cache',
 );
-const VARY = header('`Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more).', 'Accept-Encoding');
+const VARY = header('`Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more).', 'Accept-Encoding');
 const CONTENT_ENCODING = header(
-  "`br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise.",
+  "`br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise.",
   'br',
 );
 

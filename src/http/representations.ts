@@ -12,8 +12,11 @@ import type { CompressedCache } from './compressed-cache.ts';
 import { entityTag, noneMatchFails, weakened } from './entity-tags.ts';
 import { conditionalDocs } from './representation-docs.ts';
 
-/** Bodies smaller than this are sent as they are: compressing them saves less than it costs. */
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
+/**
+ * Bodies shorter than this (characters of JSON text: bytes, for ASCII) are sent
+ * as they are: compressing them saves less than it costs.
+ */
+export const COMPRESSION_THRESHOLD = 1024;
 
 /**
  * Levels cheap on CPU (measured in bench/README.md): brotli 1 is the cheapest
@@ -57,11 +60,13 @@ export function registerRepresentations(app: FastifyInstance, { cache }: Represe
     const method = request.method;
     // Routes send their JSON as text; anything else (errors included) is left alone.
     if (reply.statusCode !== 200 || typeof payload !== 'string' || (method !== 'GET' && method !== 'HEAD')) return payload;
-    const body = Buffer.from(payload);
-    const compressible = body.length >= COMPRESSION_THRESHOLD_BYTES;
+    const compressible = payload.length >= COMPRESSION_THRESHOLD;
+    // The bytes are made only when needed: a remembered tag and a cached compressed form need none.
+    let body: Buffer | undefined;
     // Small bodies digest in about a microsecond: only larger ones are worth remembering.
     let tag = compressible ? cache.knownTag(request.url, payload) : undefined;
     if (tag === undefined) {
+      body = Buffer.from(payload);
       tag = entityTag(body);
       if (compressible) cache.rememberTag(request.url, payload, tag);
     }
@@ -78,10 +83,10 @@ export function registerRepresentations(app: FastifyInstance, { cache }: Represe
       // HEAD: Fastify's own HEAD step turns the text into its Content-Length (the one a 200 would carry) and sends nothing.
       return method === 'HEAD' ? payload : null;
     }
-    if (coding === null) return body;
+    if (coding === null) return body ?? payload;
     let compressed = cache.get(tag, coding);
     if (compressed === undefined) {
-      compressed = compress(body, coding);
+      compressed = compress(body ?? Buffer.from(payload), coding);
       cache.set(tag, coding, compressed);
     }
     reply.header('Content-Encoding', coding);

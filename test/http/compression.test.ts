@@ -12,7 +12,7 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { chooseCoding } from '../../src/http/accept-encoding.ts';
 import { ByteLru, ENTRY_OVERHEAD } from '../../src/http/byte-lru.ts';
 import { CompressedCache } from '../../src/http/compressed-cache.ts';
-import { COMPRESSION_THRESHOLD_BYTES } from '../../src/http/representations.ts';
+import { COMPRESSION_THRESHOLD } from '../../src/http/representations.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { assertError, bare } from '../access/helpers.ts';
 
@@ -107,7 +107,7 @@ test('q=0 and identity are honoured; HEAD and small bodies are never compressed'
   assert.equal(Number(head.headers['content-length']), Buffer.byteLength(refused.body));
 
   const record = await ctx.get('/v1/codes/zip:Z001', { 'accept-encoding': 'br, gzip' });
-  assert.ok(record.rawPayload.length < COMPRESSION_THRESHOLD_BYTES);
+  assert.ok(record.rawPayload.length < COMPRESSION_THRESHOLD);
   assert.equal(record.headers['content-encoding'], undefined);
   assert.equal(record.headers.vary, undefined);
   assert.ok(record.headers.etag);

@@ -313,9 +313,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -422,7 +422,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -631,9 +631,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -706,7 +706,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -949,9 +949,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -1039,7 +1039,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -1244,9 +1244,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -1332,7 +1332,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -1538,9 +1538,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -1611,7 +1611,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -1851,9 +1851,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -1935,7 +1935,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -2187,9 +2187,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -2309,7 +2309,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -2532,9 +2532,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -2657,7 +2657,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -2899,9 +2899,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -3004,7 +3004,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -3246,9 +3246,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -3351,7 +3351,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -3593,9 +3593,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -3711,7 +3711,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
@@ -3953,9 +3953,9 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
-                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1024 bytes; absent otherwise. */
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
                     "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
@@ -4040,7 +4040,7 @@ export interface operations {
                     ETag?: string;
                     /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
                     "Cache-Control"?: string;
-                    /** @description `Accept-Encoding` on answers large enough to be compressed (1024 bytes of JSON or more). */
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
                     Vary?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
