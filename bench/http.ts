@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 export interface Response {
   status: number;
   body: string;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export function httpGet(port: number, path: string, headers: Record<string, string>, agent?: Agent): Promise<Response> {
@@ -14,7 +15,7 @@ export function httpGet(port: number, path: string, headers: Record<string, stri
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
       response.on('error', reject);
     });
     request.on('error', reject);

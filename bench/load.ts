@@ -21,6 +21,10 @@ export interface RequestSource {
   keys: string;
   /** Zipf exponent, for pick 'zipf'. */
   exponent?: number;
+  /** Sent as Accept-Encoding on every request (absent: no such header). */
+  acceptEncoding?: string;
+  /** Sent as If-None-Match on every request (absent: no such header). */
+  ifNoneMatch?: string;
 }
 
 export interface LoadOptions {
@@ -142,6 +146,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     s.keys,
     String(o.seed),
     String(s.exponent ?? 1),
+    s.acceptEncoding ?? '-',
+    s.ifNoneMatch ?? '-',
   ];
   let rssMax = rssMb(o.serverPid);
   const serverCpuBefore = cpuSeconds(o.serverPid);

@@ -20,11 +20,11 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureData, ROOT, timeSnapshotImport } from './data.ts';
-import { freePort, spawnReady, stopChild } from './http.ts';
+import { freePort, httpGet, spawnReady, stopChild } from './http.ts';
 import { ensureWrk, rssMb, runLoad, type LoadResult, type RequestSource } from './load.ts';
 import { runPairs, summarise } from './pairs.ts';
 import { evaluateTargets, formatReport, type PairedRecord, type RunRecord } from './report.ts';
-import { codeIdAt, sampleBody, scenarios, type BodyClass } from './scenarios.ts';
+import { baselineOf, codeIdAt, PLAIN_BODIES, sampleBody, scenarios, type BodyClass } from './scenarios.ts';
 import { CURSOR_PAGE, loadCursors, ORGS, RESULTS, setupAccess, startServer, type Server } from './setup.ts';
 import { writeWrkScripts } from './wrk-script.ts';
 import { historyStorage, navScenarios, runNavScenario, type NavRecord } from './navigation-http.ts';
@@ -147,7 +147,9 @@ async function main(): Promise<void> {
     const idleRssMb = Math.round(rssMb(srv.child.pid!));
     const cursors = await loadCursors(data, port, keys[0]!, log);
     const deepDepth = Math.min(DEEP_PAGE, Math.floor((0.9 * data.manifest.codes) / CURSOR_PAGE) * CURSOR_PAGE);
-    const all = scenarios(temp, data.manifest, keys, cursors, deepDepth, CURSOR_PAGE);
+    const firstPage = await httpGet(port, '/v1/codes?limit=50', { authorization: `Bearer ${keys[0]!}` });
+    const firstPageTag = String(firstPage.headers.etag);
+    const all = scenarios(temp, data.manifest, keys, cursors, deepDepth, CURSOR_PAGE, firstPageTag);
 
     const load = (
       pid: number,
@@ -171,32 +173,32 @@ async function main(): Promise<void> {
         serverPid: pid,
         expect,
       });
-    const spawnBaseline = async (script: string, bodyFile: string) => {
+    const spawnBaseline = async (script: string, bodyFile: string, env: Record<string, string> = {}) => {
       const basePort = await freePort();
-      const child = await spawnReady(script, { PORT: String(basePort), BODY_FILE: bodyFile }, ROOT);
+      const child = await spawnReady(script, { ...env, PORT: String(basePort), BODY_FILE: bodyFile }, ROOT);
       children.push(child);
       return { child, port: basePort };
     };
 
     // One L0 per body, kept for every scenario with that body; warmed once.
-    const l0 = new Map<BodyClass, { child: ChildProcess; port: number; body: string; bodyFile: string }>();
+    const l0 = new Map<BodyClass, { child: ChildProcess; port: number; bytes: number; bodyFile: string }>();
     for (const scenario of all) {
       if (!wanted(scenario.id)) continue;
       const lines = readFileSync(scenario.source.pathsFile, 'utf8').trimEnd().split('\n');
       let base = l0.get(scenario.body);
       const fresh = !base;
       if (!base) {
-        const body = await sampleBody(port, scenario, lines, keys);
+        const { bytes, env } = baselineOf(scenario.body, await sampleBody(port, scenario, lines, keys));
         const bodyFile = join(temp, `${scenario.body}.json`);
-        writeFileSync(bodyFile, body);
-        const { child, port: basePort } = await spawnBaseline('bench/baselines/bare-http.ts', bodyFile);
-        base = { child, port: basePort, body, bodyFile };
+        writeFileSync(bodyFile, bytes);
+        const { child, port: basePort } = await spawnBaseline('bench/baselines/bare-http.ts', bodyFile, env);
+        base = { child, port: basePort, bytes: bytes.length, bodyFile };
         l0.set(scenario.body, base);
         await load(child.pid!, basePort, scenario.source, 1000, 200, o.warmup);
       } else {
         await sampleBody(port, scenario, lines, keys);
       }
-      const bodyBytes = Buffer.byteLength(base.body);
+      const bodyBytes = base.bytes;
       log(`run ${scenario.id}: ${scenario.title}; L0 answers ${bodyBytes} B; ${o.warmup} s warm-up, then ${o.pairs} × (L0, scenario) of ${o.duration} s`);
       // Quick mode warms the server once per body (the same code path); a full run before every scenario.
       if (!o.quick || fresh) await load(srv.child.pid!, port, scenario.source, 1000, scenario.expect, o.warmup);
@@ -213,7 +215,8 @@ async function main(): Promise<void> {
       );
 
       // Quick mode runs L1 only when asked (--only …,L1): CI's run stays short.
-      if ((o.quick ? o.only?.has('L1') === true : wanted('L1')) && !runs.some((r) => r.id === `L1:${scenario.body}`)) {
+      const l1Wanted = o.quick ? o.only?.has('L1') === true : wanted('L1');
+      if (l1Wanted && PLAIN_BODIES.includes(scenario.body) && !runs.some((r) => r.id === `L1:${scenario.body}`)) {
         const { child, port: fastifyPort } = await spawnBaseline('bench/baselines/bare-fastify.ts', b.bodyFile);
         try {
           if (!o.quick) await load(child.pid!, fastifyPort, scenario.source, 1000, 200, o.warmup);

@@ -14,10 +14,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SYSTEMS, type GenerateManifest } from '../src/tools/generate/data-set.ts';
 import { Random } from '../src/tools/generate/random.ts';
+import { compress } from '../src/http/representations.ts';
+import { entityTag } from '../src/http/entity-tags.ts';
 import { httpGet } from './http.ts';
 import type { RequestSource } from './load.ts';
 
-export type BodyClass = 'record' | 'page50' | 'changes200' | 'error401';
+export type BodyClass = 'record' | 'page50' | 'changes200' | 'error401' | 'page50-br' | 'changes200-br' | 'page50-304';
+
+/** The bodies measured as they are sent (L1, bare Fastify, sends only these). */
+export const PLAIN_BODIES: readonly BodyClass[] = ['record', 'page50', 'changes200', 'error401'];
+
+/** What clients that accept compression send (curl --compressed, browsers, most HTTP libraries). */
+export const ACCEPT_COMPRESSED = 'br, gzip';
 
 export interface Scenario {
   id: string;
@@ -70,7 +78,19 @@ function writeLines(file: string, lines: string[]): string {
 }
 
 /** Writes the request files into dir and returns the scenarios, in the order they run. */
-export function scenarios(dir: string, manifest: GenerateManifest, keys: string[], cursors: Cursors, deepDepth: number, cursorPage: number): Scenario[] {
+/**
+ * firstPageTag: the ETag of GET /v1/codes?limit=50, sent back in If-None-Match
+ * by the 304 scenario.
+ */
+export function scenarios(
+  dir: string,
+  manifest: GenerateManifest,
+  keys: string[],
+  cursors: Cursors,
+  deepDepth: number,
+  cursorPage: number,
+  firstPageTag: string,
+): Scenario[] {
   const ids = join(dir, 'ids.txt');
   writeIdPaths(ids, manifest, 11);
   const keysFile = writeLines(join(dir, 'keys.txt'), keys);
@@ -108,7 +128,51 @@ export function scenarios(dir: string, manifest: GenerateManifest, keys: string[
       expect: 200,
       source: { pathsFile: deep, pick: 'cycle', keys: keysFile },
     },
+    // Compression: the same requests as 1, 2 and 3 from a client that accepts br and gzip. A record is
+    // below the compression threshold (sent as it is); pages are brotli-compressed once and then served
+    // from the compressed cache while it holds them; 200-change pages outnumber what it holds at 1 000 000 codes.
+    {
+      id: '1c',
+      title: `GET /v1/codes/{id}, uniform ids, Accept-Encoding: ${ACCEPT_COMPRESSED}`,
+      body: 'record',
+      expect: 200,
+      source: { pathsFile: ids, pick: 'uniform', keys: keysFile, acceptEncoding: ACCEPT_COMPRESSED },
+    },
+    {
+      id: '2c',
+      title: `GET /v1/codes?limit=50, uniform depths, Accept-Encoding: ${ACCEPT_COMPRESSED}`,
+      body: 'page50-br',
+      expect: 200,
+      source: { pathsFile: pages, pick: 'uniform', keys: keysFile, acceptEncoding: ACCEPT_COMPRESSED },
+    },
+    {
+      id: '3c',
+      title: `GET /v1/changes?limit=200, uniform depths, Accept-Encoding: ${ACCEPT_COMPRESSED}`,
+      body: 'changes200-br',
+      expect: 200,
+      source: { pathsFile: changes, pick: 'uniform', keys: keysFile, acceptEncoding: ACCEPT_COMPRESSED },
+    },
+    // Conditional: the first page revalidated with its tag, answered 304 (compare with 5a, the same page as a 200).
+    {
+      id: '5n',
+      title: 'GET /v1/codes?limit=50, first page, If-None-Match: its tag (304)',
+      body: 'page50-304',
+      expect: 304,
+      source: { pathsFile: first, pick: 'cycle', keys: keysFile, acceptEncoding: ACCEPT_COMPRESSED, ifNoneMatch: firstPageTag },
+    },
   ];
+}
+
+/**
+ * What L0 answers for a body class, from an identity body the scenario
+ * returned: the body itself, or compressed exactly as the service compresses
+ * it (the coding it picks for "br, gzip"), or a 304 with the body's tag.
+ */
+export function baselineOf(body: BodyClass, sample: string): { bytes: Buffer; env: Record<string, string> } {
+  const identity = Buffer.from(sample);
+  if (body === 'page50-br' || body === 'changes200-br') return { bytes: compress(identity, 'br'), env: { CONTENT_ENCODING: 'br' } };
+  if (body === 'page50-304') return { bytes: Buffer.alloc(0), env: { STATUS: '304', ETAG: entityTag(identity) } };
+  return { bytes: identity, env: {} };
 }
 
 /** A few requests of the scenario, drawn in this process (the sizes, not wrk's exact sequence). */
@@ -129,7 +193,9 @@ function samplePaths(scenario: Scenario, lines: string[], count: number): string
 
 /**
  * The body a baseline answers with: a real response of the scenario, of
- * median size among 21, checked to have the scenario's status.
+ * median size among 21, checked to have the scenario's status. Sampled
+ * without the scenario's Accept-Encoding and If-None-Match: the identity body
+ * (a 304 scenario's requests answer 200 without their tag).
  */
 export async function sampleBody(port: number, scenario: Scenario, lines: string[], keys: string[]): Promise<string> {
   const samples: string[] = [];
@@ -137,10 +203,11 @@ export async function sampleBody(port: number, scenario: Scenario, lines: string
   for (const [i, path] of samplePaths(scenario, lines, 21).entries()) {
     const key = scenario.source.keys === 'random' ? stranger : keys[i % keys.length]!;
     const response = await httpGet(port, path, { authorization: `Bearer ${key}` });
-    if (response.status !== scenario.expect)
-      throw new Error(`scenario ${scenario.id}: ${path} answered ${response.status}, expected ${scenario.expect}: ${response.body.slice(0, 300)}`);
+    const expect = scenario.expect === 304 ? 200 : scenario.expect;
+    if (response.status !== expect)
+      throw new Error(`scenario ${scenario.id}: ${path} answered ${response.status}, expected ${expect}: ${response.body.slice(0, 300)}`);
     const parsed = JSON.parse(response.body) as { data?: unknown[] };
-    if (scenario.body === 'page50' && parsed.data?.length !== 50)
+    if (scenario.body.startsWith('page50') && parsed.data?.length !== 50)
       throw new Error(`scenario ${scenario.id}: ${path} returned ${parsed.data?.length} codes, not 50`);
     samples.push(response.body);
   }

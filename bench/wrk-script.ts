@@ -2,7 +2,7 @@
  * The Lua script wrk runs for every load: the bench writes it into its temp
  * directory (writeWrkScript) and passes it the request files as arguments.
  *
- * Arguments (after wrk's `--`): PATHS_FILE PICK KEYS SEED [EXPONENT]
+ * Arguments (after wrk's `--`): PATHS_FILE PICK KEYS SEED [EXPONENT [ACCEPT_ENCODING [IF_NONE_MATCH]]]
  * - PATHS_FILE: request paths, one a line; a line `PATH<TAB>BODY` is a POST
  *   of that JSON body (its head and body prepared once, in init).
  * - PICK: `uniform` (any line, equally likely), `zipf` (line r with a
@@ -12,6 +12,8 @@
  *   well-formed key on every request (the 401 path, never cached).
  * - SEED: the random sequence; the same seed gives the same requests, so a
  *   baseline answers exactly what its scenario was asked.
+ * - ACCEPT_ENCODING, IF_NONE_MATCH: values of those headers on every request;
+ *   `-` (the default) sends no such header.
  *
  * Each request is one string concatenation of ready parts (the path and a
  * prebuilt header block), so the generator spends as little as it can per
@@ -70,6 +72,9 @@ function init(args)
   turn = 0
   math.randomseed(tonumber(args[4]) * 7919 + (tid or 1))
   host = "Host: " .. wrk.host .. ":" .. wrk.port .. "\r\n"
+  -- Extra header lines ride with the Host line, in every request form below.
+  if args[6] and args[6] ~= "-" then host = host .. "Accept-Encoding: " .. args[6] .. "\r\n" end
+  if args[7] and args[7] ~= "-" then host = host .. "If-None-Match: " .. args[7] .. "\r\n" end
   if args[3] == "random" then
     randomKeys = true
   else

@@ -18,6 +18,7 @@ import { watchBodyForKeys, watchForExposedKeys } from './exposure-hooks.ts';
 import { openApiOptions } from './openapi.ts';
 import { sitePlugin } from './site.ts';
 import { v1Plugin } from './v1.ts';
+import { CompressedCache } from './compressed-cache.ts';
 import { dashboardErrorHandler, dashboardPlugin, isDashboardUrl } from '../dashboard/plugin.ts';
 
 export interface AppOptions {
@@ -90,7 +91,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await registerOps(app, { store: deps.store, metrics: deps.metrics, redis: deps.redis });
   await app.register(sitePlugin);
 
-  await app.register(v1Plugin, { prefix: '/v1', store: deps.store, cursors: deps.cursors, gate });
+  const compressed = new CompressedCache(deps.config.compressedCacheBytes);
+  await app.register(v1Plugin, { prefix: '/v1', store: deps.store, cursors: deps.cursors, gate, compressed });
   await app.register(async (scope) => dashboardPlugin(scope, deps), { prefix: '/dashboard' });
 
   app.setNotFoundHandler(async (request) => {

@@ -15,6 +15,8 @@ import { hierarchyRoutes } from './routes/hierarchy.ts';
 import { batchRoutes } from './routes/batch.ts';
 import type { EndpointName } from '../domain/access.ts';
 import type { RouteDeps } from './routes/v1-types.ts';
+import type { CompressedCache } from './compressed-cache.ts';
+import { registerRepresentations } from './representations.ts';
 
 /** Authentication, plan and limits: the access-control layer plugs in here. */
 export interface Gatekeeper {
@@ -30,6 +32,8 @@ export interface Gatekeeper {
 
 export interface V1Deps extends RouteDeps {
   gate: Gatekeeper;
+  /** Compressed forms of answers, kept so that a body is compressed once. */
+  compressed: CompressedCache;
 }
 
 const ALLOWED = 'GET, HEAD';
@@ -97,6 +101,9 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
   app.addHook('onResponse', async (request, reply) => {
     gate.recordOutcome(request, reply.statusCode, reply.elapsedTime);
   });
+
+  // ETag, 304 and compression: before the routes, whose documentation it completes.
+  registerRepresentations(app, { cache: deps.compressed });
 
   const routeDeps = { store: deps.store, cursors: deps.cursors };
   await app.register(codesRoutes, routeDeps);

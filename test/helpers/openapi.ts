@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 
 // ajv-formats is CommonJS: its default import is the plugin function itself.
@@ -195,6 +196,17 @@ export async function checkedFetch(app: FastifyInstance, url: string, init: Requ
   return res;
 }
 
+/** The body as a client reads it once the content coding is undone (inject() gives the bytes as sent). */
+export function decodedBody(res: LightMyRequestResponse): string {
+  const coding = res.headers['content-encoding'];
+  // HEAD and 304 carry the coding's headers without a body.
+  if (res.rawPayload.length === 0) return '';
+  if (coding === 'br') return brotliDecompressSync(res.rawPayload).toString('utf8');
+  if (coding === 'gzip') return gunzipSync(res.rawPayload).toString('utf8');
+  assert.equal(coding, undefined, `an answer in a content coding the service does not send: ${String(coding)}`);
+  return res.body;
+}
+
 const CHECKED = new WeakSet<FastifyInstance>();
 
 /** Whether checkResponses() wraps this app's inject(). */
@@ -211,7 +223,10 @@ export function checkResponses(app: FastifyInstance): FastifyInstance {
   const checked = async (options: InjectOptions | string) => {
     const res = (await original(options)) as LightMyRequestResponse;
     const req = res.raw.req as { method?: string; url?: string };
-    checker.check(req.method ?? 'GET', req.url ?? '', res);
+    const url = req.url ?? '';
+    // Only /v1 answers are checked (and only they are compressed by the service itself).
+    const body = url === '/v1' || url.startsWith('/v1/') ? decodedBody(res) : res.body;
+    checker.check(req.method ?? 'GET', url, { statusCode: res.statusCode, headers: res.headers, body });
     return res;
   };
   (app as unknown as { inject: unknown }).inject = (options?: InjectOptions | string, callback?: unknown) =>

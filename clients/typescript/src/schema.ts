@@ -309,6 +309,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -404,6 +412,25 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -600,6 +627,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -661,6 +696,25 @@ export interface operations {
                         updated_at: string;
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -891,6 +945,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -967,6 +1029,25 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -1159,6 +1240,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1233,6 +1322,25 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -1426,6 +1534,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1485,6 +1601,25 @@ export interface operations {
                         updated_at: string;
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -1712,6 +1847,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1782,6 +1925,25 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -2021,6 +2183,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2129,6 +2299,25 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -2339,6 +2528,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2450,6 +2647,25 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -2679,6 +2895,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2770,6 +2994,25 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -2999,6 +3242,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3090,6 +3341,25 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -3319,6 +3589,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3423,6 +3701,25 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {
@@ -3652,6 +3949,14 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3725,6 +4030,25 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not Modified: the request's `If-None-Match` names the current tag (or is `*`), so the answer you hold is still current. No body. Counted like a `200` toward the minute rate and the monthly allowance. */
+            304: {
+                headers: {
+                    /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
+                    "Request-Id"?: string;
+                    /** @description Entity tag of this answer: the same body always has the same tag, a different body never does. Send it back in `If-None-Match` to get `304 Not Modified` while the answer is unchanged. A compressed answer carries the weak form (`W/"…"`) of the same tag. */
+                    ETag?: string;
+                    /** @description `private, no-cache`: the answer is for the caller only, and a cache must revalidate it (with `If-None-Match`) before each reuse. */
+                    "Cache-Control"?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
             400: {

@@ -1,0 +1,95 @@
+/**
+ * How /v1 GET answers are represented on the wire: an entity tag on every 200,
+ * 304 Not Modified for a matching If-None-Match, and gzip or brotli for a
+ * client that accepts them. Runs as the last step before sending (onSend),
+ * after access control and the handler: a 304 has passed every check a 200
+ * passes and is counted like one; an error is never tagged or compressed.
+ */
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { chooseCoding, type ContentCoding } from './accept-encoding.ts';
+import type { CompressedCache } from './compressed-cache.ts';
+import { entityTag, noneMatchFails, weakened } from './entity-tags.ts';
+import { conditionalDocs } from './representation-docs.ts';
+
+/**
+ * Bodies shorter than this (characters of JSON text: bytes, for ASCII) are sent
+ * as they are: compressing them saves less than it costs.
+ */
+export const COMPRESSION_THRESHOLD = 1024;
+
+/**
+ * Levels cheap on CPU (measured in bench/README.md): brotli 1 is the cheapest
+ * of every brotli and gzip level (a 20 KB page ~50 µs, 6.8× smaller); gzip 3
+ * costs what gzip 1 does and is a little smaller. Higher levels cost 2–40×
+ * more for 10–25 % fewer bytes. Synchronous one-shot calls: on the thread
+ * pool the same work cost 2.5–4.5× more CPU for bodies of this size.
+ */
+export const BROTLI_QUALITY = 1;
+export const GZIP_LEVEL = 3;
+
+/** Every answer that carries a tag is for its own caller, and is revalidated before each reuse, so each use is a counted request. */
+const CACHE_CONTROL = 'private, no-cache';
+
+export function compress(body: Buffer, coding: ContentCoding): Buffer {
+  if (coding === 'gzip') return gzipSync(body, { level: GZIP_LEVEL });
+  return brotliCompressSync(body, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
+}
+
+function addVary(reply: FastifyReply, field: string): void {
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) reply.header('Vary', field);
+  else if (!String(vary).toLowerCase().includes(field.toLowerCase())) reply.header('Vary', `${String(vary)}, ${field}`);
+}
+
+export interface RepresentationOptions {
+  cache: CompressedCache;
+}
+
+/** Registers the documentation (every GET with a 200 documents ETag and 304) and the onSend step in a /v1 scope. */
+export function registerRepresentations(app: FastifyInstance, { cache }: RepresentationOptions): void {
+  app.addHook('onRoute', conditionalDocs);
+
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const method = request.method;
+    // Routes send their JSON as text; anything else (errors included) is left alone.
+    if (reply.statusCode !== 200 || typeof payload !== 'string' || (method !== 'GET' && method !== 'HEAD')) return payload;
+    const compressible = payload.length >= COMPRESSION_THRESHOLD;
+    // The bytes are made only when needed: a remembered tag and a cached compressed form need none.
+    let body: Buffer | undefined;
+    // Small bodies digest in about a microsecond: only larger ones are worth remembering.
+    let tag = compressible ? cache.knownTag(request.url, payload) : undefined;
+    if (tag === undefined) {
+      body = Buffer.from(payload);
+      tag = entityTag(body);
+      if (compressible) cache.rememberTag(request.url, payload, tag);
+    }
+    // HEAD sends no body, so nothing to compress: its headers describe the identity body.
+    const coding = compressible && method === 'GET' ? chooseCoding(request.headers['accept-encoding']) : null;
+    // A compressed form is another representation of the same body: the same tag, weak (as RFC 9110 §8.8.1 allows).
+    const sentTag = coding === null ? tag : weakened(tag);
+    reply.header('ETag', sentTag);
+    reply.header('Cache-Control', CACHE_CONTROL);
+    if (compressible) addVary(reply, 'Accept-Encoding');
+    if (noneMatchFails(request.headers['if-none-match'], sentTag)) {
+      reply.code(304);
+      reply.removeHeader('content-type');
+      // HEAD: Fastify's own HEAD step turns the text into its Content-Length (the one a 200 would carry) and sends nothing.
+      return method === 'HEAD' ? payload : null;
+    }
+    if (coding === null) return body ?? payload;
+    let compressed = cache.get(tag, coding);
+    if (compressed === undefined) {
+      compressed = compress(body ?? Buffer.from(payload), coding);
+      cache.set(tag, coding, compressed);
+    }
+    reply.header('Content-Encoding', coding);
+    return compressed;
+  });
+}

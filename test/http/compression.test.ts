@@ -1,0 +1,209 @@
+/**
+ * Compression of /v1 answers: br or gzip as Accept-Encoding asks (weights,
+ * identity, q=0), bodies that decode to exactly the identity body, Vary on
+ * every answer large enough to compress, none for small bodies, HEAD, 304 or
+ * errors; over a real socket too, where Content-Length and the bytes matter.
+ */
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { after, before, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { chooseCoding } from '../../src/http/accept-encoding.ts';
+import { ByteLru, ENTRY_OVERHEAD } from '../../src/http/byte-lru.ts';
+import { CompressedCache } from '../../src/http/compressed-cache.ts';
+import { COMPRESSION_THRESHOLD } from '../../src/http/representations.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { assertError, bare } from '../access/helpers.ts';
+
+let ctx: TestContext;
+let port: number;
+const PAGE = '/v1/codes?system=zip&limit=50';
+before(async () => {
+  ctx = await createTestContext();
+  const rows = Array.from({ length: 60 }, (_, i) => ({
+    code: `Z${String(i).padStart(3, '0')}`,
+    display: `Zipped code number ${i}, with a display long enough to make a page of several kilobytes`,
+    definition: `Definition of code ${i}.`,
+  }));
+  await ctx.importRows(rows, { system: 'zip', release: 'r1', effectiveDate: '2024-01-01' });
+  const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  port = Number(new URL(address).port);
+});
+after(() => ctx.close());
+
+test('Accept-Encoding is read with its weights, identity and *', () => {
+  const cases: [string | undefined, string | null][] = [
+    [undefined, null],
+    ['', null],
+    ['br, gzip', 'br'],
+    ['gzip, br', 'br'],
+    ['gzip', 'gzip'],
+    ['x-gzip', 'gzip'],
+    ['GZIP', 'gzip'],
+    ['gzip;q=1.0, br;q=0.5', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0, gzip;q=0', null],
+    ['br;q=0, gzip;q=0, identity;q=0', null],
+    ['*', 'br'],
+    ['*;q=0.5, br;q=0.2', 'gzip'],
+    ['*;q=0', null],
+    ['identity', null],
+    ['identity, gzip;q=0.5', null],
+    ['gzip;q=0.5, identity;q=0.5', 'gzip'],
+    ['deflate, compress', null],
+    ['br;q=2, gzip', 'gzip'], // a malformed weight drops its member
+    ['br;q=abc', null],
+    ['gzip ; q=0.8 , br ; q=0.9', 'br'],
+  ];
+  for (const [field, expected] of cases) assert.equal(chooseCoding(field), expected, `Accept-Encoding: ${field}`);
+});
+
+test('br and gzip bodies decode to exactly the identity body, with the weak form of its tag', async () => {
+  const identity = await ctx.get(PAGE);
+  assert.equal(identity.headers['content-encoding'], undefined);
+  assert.equal(identity.headers.vary, 'Accept-Encoding');
+  const tag = identity.headers.etag as string;
+  assert.ok(identity.rawPayload.length > 5000, `page of ${identity.rawPayload.length} bytes`);
+  for (const [accept, coding, decode] of [
+    ['br, gzip', 'br', brotliDecompressSync],
+    ['gzip', 'gzip', gunzipSync],
+    ['br', 'br', brotliDecompressSync],
+  ] as const) {
+    for (let round = 0; round < 2; round++) {
+      // The second round is served from the compressed cache: the same bytes.
+      const res = await ctx.get(PAGE, { 'accept-encoding': accept });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-encoding'], coding);
+      assert.equal(res.headers.vary, 'Accept-Encoding');
+      assert.equal(res.headers.etag, `W/${tag}`);
+      assert.equal(Number(res.headers['content-length']), res.rawPayload.length);
+      assert.ok(res.rawPayload.length * 4 < identity.rawPayload.length, `${coding}: ${res.rawPayload.length} of ${identity.rawPayload.length} bytes`);
+      assert.deepEqual(decode(res.rawPayload), identity.rawPayload);
+    }
+  }
+  // The weak tag of a compressed answer revalidates, whatever the coding asked now.
+  const notModified = await ctx.get(PAGE, { 'accept-encoding': 'gzip', 'if-none-match': `W/${tag}` });
+  assert.equal(notModified.statusCode, 304);
+  assert.equal(notModified.headers['content-encoding'], undefined);
+  assert.equal(notModified.headers.vary, 'Accept-Encoding');
+  assert.equal(notModified.headers.etag, `W/${tag}`);
+  assert.equal(notModified.rawPayload.length, 0);
+});
+
+test('q=0 and identity are honoured; HEAD and small bodies are never compressed', async () => {
+  const refused = await ctx.get(PAGE, { 'accept-encoding': 'br;q=0, gzip;q=0' });
+  assert.equal(refused.headers['content-encoding'], undefined);
+  assert.equal(refused.headers.vary, 'Accept-Encoding');
+  assert.doesNotThrow(() => JSON.parse(refused.body));
+  const preferIdentity = await ctx.get(PAGE, { 'accept-encoding': 'identity, gzip;q=0.1' });
+  assert.equal(preferIdentity.headers['content-encoding'], undefined);
+  const onlyGzip = await ctx.get(PAGE, { 'accept-encoding': 'br;q=0, *' });
+  assert.equal(onlyGzip.headers['content-encoding'], 'gzip');
+
+  const head = await ctx.request({ method: 'HEAD', url: PAGE, headers: { 'accept-encoding': 'br, gzip' } });
+  assert.equal(head.statusCode, 200);
+  assert.equal(head.headers['content-encoding'], undefined);
+  assert.equal(Number(head.headers['content-length']), Buffer.byteLength(refused.body));
+
+  const record = await ctx.get('/v1/codes/zip:Z001', { 'accept-encoding': 'br, gzip' });
+  assert.ok(record.rawPayload.length < COMPRESSION_THRESHOLD);
+  assert.equal(record.headers['content-encoding'], undefined);
+  assert.equal(record.headers.vary, undefined);
+  assert.ok(record.headers.etag);
+});
+
+test('errors stay plain JSON whatever the client accepts', async () => {
+  const missing = await ctx.get('/v1/codes/zip:NOPE', { 'accept-encoding': 'br, gzip' });
+  assertError(missing, 404, 'code_not_found');
+  assert.equal(missing.headers['content-encoding'], undefined);
+  const unauthorized = await bare(ctx, PAGE, { 'accept-encoding': 'br, gzip' });
+  assertError(unauthorized, 401, 'invalid_api_key');
+  assert.equal(unauthorized.headers['content-encoding'], undefined);
+});
+
+function get(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { ...ctx.authHeaders, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('over a real socket: the compressed bytes, their length, Vary, and an empty 304', async () => {
+  const identity = await get(PAGE, {});
+  assert.equal(identity.status, 200);
+  for (const [accept, decode] of [
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const) {
+    const res = await get(PAGE, { 'accept-encoding': accept });
+    assert.equal(res.headers['content-encoding'], accept);
+    assert.equal(res.headers.vary, 'Accept-Encoding');
+    assert.equal(Number(res.headers['content-length']), res.body.length);
+    assert.deepEqual(decode(res.body), identity.body);
+  }
+  const notModified = await get(PAGE, { 'accept-encoding': 'br', 'if-none-match': String(identity.headers.etag) });
+  assert.equal(notModified.status, 304);
+  assert.equal(notModified.body.length, 0);
+  assert.equal(notModified.headers['content-length'], undefined);
+  // fetch() asks for compression itself and decodes: the client sees the identity body.
+  const fetched = await fetch(`http://127.0.0.1:${port}${PAGE}`, { headers: ctx.authHeaders });
+  assert.equal(await fetched.text(), identity.body.toString('utf8'));
+});
+
+test('a byte-bounded LRU holds at most its bound, dropping the least recently used', () => {
+  const bound = 3 * (1000 + ENTRY_OVERHEAD);
+  const lru = new ByteLru<Buffer>(bound, (b) => b.length);
+  const body = (n: number) => Buffer.alloc(1000, n);
+  for (let i = 0; i < 3; i++) lru.set(`t${i}`, body(i));
+  assert.equal(lru.size, 3);
+  assert.ok(lru.get('t0')); // t0 is now the most recent
+  lru.set('t3', body(3));
+  assert.equal(lru.size, 3);
+  assert.equal(lru.get('t1'), undefined, 't1 was the least recently used');
+  assert.ok(lru.get('t0'));
+  assert.ok(lru.bytes <= bound);
+  const none = new ByteLru<Buffer>(0, (b) => b.length);
+  none.set('t', body(1));
+  assert.equal(none.size, 0);
+});
+
+test('a remembered tag is reused only for the very same text; compressed forms are kept per coding', () => {
+  const cache = new CompressedCache(1024 * 1024);
+  const text = JSON.stringify({ data: 'x'.repeat(2000) });
+  cache.rememberTag('/v1/codes', text, '"tag1"');
+  assert.equal(cache.knownTag('/v1/codes', JSON.parse(JSON.stringify(text)) as string), '"tag1"', 'an equal text in another string');
+  assert.equal(cache.knownTag('/v1/codes', text.replace('xx', 'xy')), undefined, 'a text one character apart');
+  assert.equal(cache.knownTag('/v1/codes?limit=2', text), undefined, 'another URL');
+  cache.set('"tag1"', 'br', Buffer.from('compressed'));
+  assert.ok(cache.get('"tag1"', 'br'));
+  assert.equal(cache.get('"tag1"', 'gzip'), undefined);
+});
+
+test('a large page changed by an import gets a new tag and new compressed bytes', async () => {
+  const before = await ctx.get(PAGE, { 'accept-encoding': 'br' });
+  await ctx.importRows([{ code: 'Z001', display: 'Zipped code number 1, revised' }], { system: 'zip', release: 'r2', effectiveDate: '2024-02-01' });
+  const after = await ctx.get(PAGE, { 'accept-encoding': 'br', 'if-none-match': String(before.headers.etag) });
+  assert.equal(after.statusCode, 200);
+  assert.notEqual(after.headers.etag, before.headers.etag);
+  const text = brotliDecompressSync(after.rawPayload).toString('utf8');
+  assert.match(text, /Zipped code number 1, revised/);
+  assert.equal(text, (await ctx.get(PAGE)).body);
+});
+
+test('COMPRESSED_CACHE_MB bounds the cache: 16 MiB by default, 0 to keep nothing, refused outside 0–4096', () => {
+  assert.equal(loadConfig({}).compressedCacheBytes, 16 * 1024 * 1024);
+  assert.equal(loadConfig({ COMPRESSED_CACHE_MB: '0' }).compressedCacheBytes, 0);
+  for (const bad of ['-1', '4097', 'lots', '1.5']) {
+    assert.throws(
+      () => loadConfig({ COMPRESSED_CACHE_MB: bad }),
+      (e: unknown) => e instanceof ConfigError && /^COMPRESSED_CACHE_MB: /.test(e.message),
+      bad,
+    );
+  }
+});
