@@ -107,12 +107,19 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const keys = new KeyCache(store, shared && store.kind === 'postgres' ? { validator: shared } : {});
     const limiter = new ObservedLimiter(shared ?? new MemoryLimiter(store.usage, { onFlushError }), (d) => metrics.decision(d));
     const usage = new UsageRecorder(store.usage, { onFlushError });
-    const afterChange = shared
+    // A writer returns only once every running instance will see its change on its next request:
+    // scaled out, Redis is told (the access epoch); on SQLite, a freshness window has passed.
+    const tellRedis = shared
       ? async () => {
           if (!(await shared.accessChanged()))
             warn('Redis could not be told of this change: running instances apply it within a second, once they read it from the database');
         }
-      : undefined;
+      : null;
+    const afterChange = async () => {
+      await store.settleWrites();
+      await tellRedis?.();
+    };
+    if (tellRedis) store.onImportCommitted(() => tellRedis().catch((error: unknown) => warn('Redis could not be told of an import', error)));
     const admin: AdminDeps = { store, now, onChange: () => keys.invalidate(), afterChange };
     const requestLog = new RequestLogRecorder(store.keyLife, { now, onFlushError });
     return {
