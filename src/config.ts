@@ -44,6 +44,8 @@ export interface Config {
    * unasked on PostgreSQL, where an empty database is a deployment's new home.
    */
   readonly demoData: boolean;
+  /** Bound of the in-process cache of records and pages, in bytes; 0: no cache. */
+  readonly readCacheBytes: number;
 }
 
 export const DEFAULTS = {
@@ -55,6 +57,7 @@ export const DEFAULTS = {
   DATABASE_CONNECT_TIMEOUT_MS: '2000',
   DATABASE_STATEMENT_TIMEOUT_MS: '5000',
   REDIS_PREFIX: 'codebook:',
+  READ_CACHE_MB: '48',
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -158,5 +161,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     cursorSecret,
     demoData: parseDemoData(env.DEMO_DATA, database),
+    readCacheBytes: integerSetting('READ_CACHE_MB', env.READ_CACHE_MB ?? DEFAULTS.READ_CACHE_MB, 0, 4096) * 1024 * 1024,
   });
 }

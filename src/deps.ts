@@ -13,6 +13,7 @@ import { ObservedLimiter } from './limiter/observed-limiter.ts';
 import type { RedisLimiter } from './limiter/redis-limiter.ts';
 import type { AdminDeps } from './services/access/admin.ts';
 import { KeyCache } from './services/access/key-cache.ts';
+import { CachedCatalog } from './services/cached-catalog.ts';
 import { UsageRecorder } from './services/access/usage-recorder.ts';
 import { ExposureWatch } from './services/access/exposure.ts';
 import { RequestLogRecorder } from './services/access/request-log.ts';
@@ -26,6 +27,8 @@ export interface Deps {
   /** The clock, in ms since the epoch; injectable so tests can cross minutes and months. */
   readonly now: () => number;
   readonly keys: KeyCache;
+  /** The store's catalog reads behind the exact in-process cache of records and pages. */
+  readonly catalog: CachedCatalog;
   readonly limiter: Limiter;
   readonly usage: UsageRecorder;
   readonly admin: AdminDeps;
@@ -120,6 +123,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       await tellRedis?.();
     };
     if (tellRedis) store.onImportCommitted(() => tellRedis().catch((error: unknown) => warn('Redis could not be told of an import', error)));
+    // Records and pages are cached under the version that vouches for key lookups: the store's on SQLite,
+    // the access epoch seen through Redis when scaled out (an import moves it), none on PostgreSQL alone.
+    const readVersion = store.kind === 'postgres' ? () => (shared ? shared.accessVersion() : Number.NaN) : () => store.externalWriteVersion();
+    const catalog = new CachedCatalog(store, { maxBytes: config.readCacheBytes, version: readVersion });
     const admin: AdminDeps = { store, now, onChange: () => keys.invalidate(), afterChange };
     const requestLog = new RequestLogRecorder(store.keyLife, { now, onFlushError });
     return {
@@ -128,6 +135,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       cursors,
       now,
       keys,
+      catalog,
       limiter,
       usage,
       admin,

@@ -90,7 +90,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await registerOps(app, { store: deps.store, metrics: deps.metrics, redis: deps.redis });
   await app.register(sitePlugin);
 
-  await app.register(v1Plugin, { prefix: '/v1', store: deps.store, cursors: deps.cursors, gate });
+  await app.register(v1Plugin, { prefix: '/v1', store: deps.catalog, cursors: deps.cursors, gate });
   await app.register(async (scope) => dashboardPlugin(scope, deps), { prefix: '/dashboard' });
 
   app.setNotFoundHandler(async (request) => {
