@@ -9,7 +9,7 @@
 
 /** A Map entry, the key string and the value's object, roughly (bytes). */
 const ENTRY_OVERHEAD = 160;
-const TWO_BYTE = /[^\u0000-\u00ff]/;
+const TWO_BYTE = /[\u0100-\uffff]/;
 
 /** Bytes a string takes in V8: one per character, two when any character needs more than Latin-1. */
 export function stringBytes(text: string): number {
