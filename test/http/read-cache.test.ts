@@ -62,10 +62,10 @@ async function cached(reader: Reader): Promise<void> {
 }
 
 /** Every record a fill imports is this long, so that a few thousand exceed 1 MB. */
-const PADDING = 'x'.repeat(1_500);
+const PADDING = 'x'.repeat(900);
 
 async function fillPastTheBound(reader: Reader, importRows: (rows: Record<string, string>[]) => Promise<void>): Promise<void> {
-  const rows = Array.from({ length: 1_000 }, (_, i) => ({ code: `F${String(i).padStart(5, '0')}`, display: `Fill ${i} ${PADDING}` }));
+  const rows = Array.from({ length: 1_400 }, (_, i) => ({ code: `F${String(i).padStart(5, '0')}`, display: `Fill ${i} ${PADDING}` }));
   await importRows(rows);
   const { maxBytes } = reader.deps.catalog.stats();
   assert.equal(maxBytes, 1024 * 1024);
