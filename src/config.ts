@@ -57,7 +57,7 @@ export const DEFAULTS = {
   DATABASE_CONNECT_TIMEOUT_MS: '2000',
   DATABASE_STATEMENT_TIMEOUT_MS: '5000',
   REDIS_PREFIX: 'codebook:',
-  READ_CACHE_MB: '48',
+  READ_CACHE_MB: '24',
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

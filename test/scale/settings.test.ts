@@ -50,7 +50,7 @@ test('bad scale-out settings are refused with the name of the setting', () => {
   assert.deepEqual(tuned.database, { kind: 'postgres', url: 'postgres://db/codebook', poolSize: 10, connectTimeoutMs: 500, statementTimeoutMs: 30_000 });
   assert.deepEqual(config.redis, { url: 'rediss://:pw@cache:6380/2', prefix: 'codebook:' });
   assert.equal(loadConfig({}).redis, null, 'no Redis unless asked for');
-  assert.equal(loadConfig({}).readCacheBytes, 48 * 1024 * 1024, 'the read cache is on, within 64 MB');
+  assert.equal(loadConfig({}).readCacheBytes, 24 * 1024 * 1024, 'the read cache is on, within 64 MB');
   assert.equal(loadConfig({ READ_CACHE_MB: '0' }).readCacheBytes, 0);
 });
 
