@@ -33,7 +33,10 @@ const PARTS: [string, RegExp][] = [
   ['routes and handlers', /src\/http\/routes\//],
   ['app hooks (v1, logging, metrics, errors)', /src\/http\//],
   ['other app code', /src\//],
-  ['Fastify (routing, hooks, reply, schema)', /node_modules\/(fastify|find-my-way|avvio|@fastify|fast-json-stringify|fast-querystring|light-my-request|fast-uri|ajv)/],
+  [
+    'Fastify (routing, hooks, reply, schema)',
+    /node_modules\/(fastify|find-my-way|avvio|@fastify|fast-json-stringify|fast-querystring|light-my-request|fast-uri|ajv)/,
+  ],
   ['pino logger', /node_modules\/(pino|sonic-boom|thread-stream)/],
   ['Node HTTP (parse, headers, response)', /node:_http|node:internal\/http|_http_/],
   ['socket I/O (net, streams)', /node:net|node:internal\/(stream|streams|net)|stream_base/],
@@ -86,7 +89,9 @@ const cpu = values.cpu ? Number(values.cpu) : 1;
 // µs of CPU per request = the server's CPU share ÷ requests per second.
 const perRequest = rps ? (cpu * 1e6) / rps : null;
 const rows = [...micros].filter(([p]) => p !== 'idle').sort((a, b) => b[1] - a[1]);
-process.stdout.write(`busy ${(busy / 1e6).toFixed(1)} s of ${((busy + (micros.get('idle') ?? 0)) / 1e6).toFixed(1)} s profiled${perRequest ? `; ${perRequest.toFixed(1)} µs of CPU per request` : ''}\n`);
+process.stdout.write(
+  `busy ${(busy / 1e6).toFixed(1)} s of ${((busy + (micros.get('idle') ?? 0)) / 1e6).toFixed(1)} s profiled${perRequest ? `; ${perRequest.toFixed(1)} µs of CPU per request` : ''}\n`,
+);
 for (const [part, us] of rows) {
   const share = us / busy;
   process.stdout.write(`${(share * 100).toFixed(1).padStart(5)} %  ${perRequest ? `${(share * perRequest).toFixed(1).padStart(6)} µs  ` : ''}${part}\n`);
