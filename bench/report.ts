@@ -2,6 +2,7 @@
 import type { ImportTimings } from './import-data.ts';
 import type { LoadResult } from './load.ts';
 import { DISAGREEMENT_LIMIT, type Pair, type PairSummary } from './pairs.ts';
+import type { HistoryStorage, NavRecord } from './navigation-http.ts';
 
 /** A scenario measured in pairs with its L0. */
 export interface PairedRecord {
@@ -53,6 +54,8 @@ export interface ReportInput {
   server: { startMs: number[]; startMedianMs: number; idleRssMb: number; stopMs: number };
   scenarios: PairedRecord[];
   runs: RunRecord[];
+  navigation?: NavRecord[];
+  history?: HistoryStorage | null;
   targets?: Target[];
   unexpected?: string[];
 }
@@ -193,7 +196,31 @@ export function evaluateTargets(r: ReportInput): { targets: Target[]; unexpected
     pass: im.peakRssMb <= 300,
   });
 
-  const unexpected = [...r.scenarios.flatMap(unexpectedOfScenario), ...r.runs.flatMap((x) => unexpectedOf(x.id, x.result, x.expect))];
+  for (const n of r.navigation ?? []) {
+    targets.push({
+      name: `${n.id} ${n.title}: ${n.measure === 'p50' ? 'p50' : 'ids per second'} ÷ ${n.reference}, median of pairs`,
+      issue: '14',
+      target: `${n.measure === 'p50' ? '≤' : '≥'} ${n.target}×`,
+      measured: `${times(n.ratio)} (${times(n.ratioMin)}–${times(n.ratioMax)})`,
+      pass: n.pass,
+    });
+  }
+  if (r.history)
+    targets.push({
+      name: `storage the history adds (version table and its indexes)`,
+      issue: '14',
+      target: 'reported',
+      measured: `${Math.round(r.history.bytesPerChange)} B per change (${(r.history.bytes / 1e6).toFixed(0)} MB over ${r.history.changes.toLocaleString('en-US')} changes)`,
+      pass: null,
+    });
+
+  const navUnexpected = (r.navigation ?? []).flatMap((n) =>
+    n.pairs.flatMap((p, i) => [
+      ...unexpectedOf(`${n.id} (pair ${i + 1})`, p.scenario, 200),
+      ...unexpectedOf(`reference of ${n.id} (pair ${i + 1})`, p.baseline, 200),
+    ]),
+  );
+  const unexpected = [...r.scenarios.flatMap(unexpectedOfScenario), ...r.runs.flatMap((x) => unexpectedOf(x.id, x.result, x.expect)), ...navUnexpected];
   return { targets, unexpected };
 }
 
@@ -317,6 +344,28 @@ export function formatReport(r: ReportInput): string {
   if (latency.length > 0)
     out.push('Deep page against offset paging, 1 connection (p50 = the cost of one request)', table(RUN_HEADERS, latency.map(runRow)), '');
 
+  const nav = r.navigation ?? [];
+  if (nav.length > 0)
+    out.push(
+      'Navigation (issue 14), each interleaved with its reference on the same server: ratio = p50 ÷ reference p50, or ids/s ÷ reference ids/s (B1)',
+      table(
+        ['run', 'reference', 'req/s', 'ref req/s', 'p50 ms', 'ref p50 ms', 'ratio', 'pairs', 'target', ''],
+        nav.map((n) => [
+          `${n.id} ${n.title}`,
+          n.reference,
+          thousands(n.requestsPerSecond),
+          thousands(n.referenceRequestsPerSecond),
+          fixed(n.p50),
+          fixed(n.referenceP50),
+          times(n.ratio),
+          `${times(n.ratioMin)}–${times(n.ratioMax)}`,
+          `${n.measure === 'p50' ? '≤' : '≥'} ${n.target}×`,
+          n.pass ? 'pass' : 'MISS',
+        ]),
+        2,
+      ),
+      '',
+    );
   const im = d.imports;
   out.push(
     `Start-up: spawn to first answered request ${r.server.startMs.join(', ')} ms (median ${r.server.startMedianMs} ms); idle RSS ${r.server.idleRssMb} MB; graceful stop ${r.server.stopMs} ms`,
@@ -328,7 +377,7 @@ export function formatReport(r: ReportInput): string {
   const targets = r.targets ?? [];
   if (targets.length > 0) {
     out.push(
-      `Targets (issues 16 and 6)${r.mode === 'quick' ? ' — quick data: not the scale the targets are set for; CI does not judge these' : ''}`,
+      `Targets (issues 16, 6 and 14)${r.mode === 'quick' ? ' — quick data: not the scale the targets are set for; CI does not judge these' : ''}`,
       table(
         ['target', 'issue', 'wanted', 'measured', ''],
         targets.map((t) => [t.name, t.issue, t.target, t.measured, t.pass === null ? '—' : t.pass ? 'pass' : 'MISS']),

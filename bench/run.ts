@@ -27,6 +27,7 @@ import { evaluateTargets, formatReport, type PairedRecord, type RunRecord } from
 import { codeIdAt, sampleBody, scenarios, type BodyClass } from './scenarios.ts';
 import { CURSOR_PAGE, loadCursors, ORGS, RESULTS, setupAccess, startServer, type Server } from './setup.ts';
 import { writeWrkScripts } from './wrk-script.ts';
+import { historyStorage, navScenarios, runNavScenario, type NavRecord } from './navigation-http.ts';
 
 const FULL = { codes: 1_000_000, changes: 2_000_000, dates: 24, warmup: 3, duration: 5 };
 const QUICK = { codes: 20_000, changes: 40_000, dates: 6, warmup: 1, duration: 1 };
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
   });
   const paired: PairedRecord[] = [];
   const runs: RunRecord[] = [];
+  const navigation: NavRecord[] = [];
   try {
     // Start-up: cold starts of the process on this data (three, one in quick mode), the last one kept for the load.
     const starts = o.quick ? 1 : 3;
@@ -231,6 +233,26 @@ async function main(): Promise<void> {
     }
     for (const base of l0.values()) await stopChild(base.child);
 
+    // Navigation (issue 14): each scenario in pairs with the read it is judged against, both on the server.
+    const navWanted = (id: string) => wanted(id) || wanted('nav');
+    if (['H1', 'H2', 'H3', 'A1', 'A2', 'B1'].some(navWanted)) {
+      const byId = (id: string) => all.find((x) => x.id === id)!.source.pathsFile;
+      for (const s of await navScenarios(temp, data, port, keys, byId('2'), byId('1'), log)) {
+        if (!navWanted(s.id)) continue;
+        log(`run ${s.id}: ${s.title}; against ${s.reference}; ${o.warmup} s warm-up each, then ${o.pairs} × (reference, scenario) of ${o.duration} s`);
+        const record = await runNavScenario(
+          s,
+          o.pairs,
+          (source, seed) => load(srv.child.pid!, port, source, seed, 200),
+          (source) => load(srv.child.pid!, port, source, 1000, 200, o.warmup),
+        );
+        navigation.push(record);
+        log(
+          `  ${record.measure === 'p50' ? 'p50 ÷ reference' : 'ids/s ÷ reference'} ${record.ratio.toFixed(2)} (pairs ${record.pairs.map((p) => p.ratio.toFixed(2)).join(', ')})`,
+        );
+      }
+    }
+
     // Deep page against offset paging: one connection, so p50 is what one request costs.
     if (wanted('N')) {
       for (const s of all.filter((x) => x.id === '5a' || x.id === '5b')) {
@@ -307,6 +329,8 @@ async function main(): Promise<void> {
       server: { startMs, startMedianMs: [...startMs].sort((a, b) => a - b)[Math.floor(startMs.length / 2)]!, idleRssMb, stopMs },
       scenarios: paired,
       runs,
+      navigation,
+      history: navigation.length > 0 ? historyStorage(data.dbFile) : null,
       targets: [] as ReturnType<typeof evaluateTargets>['targets'],
       unexpected: [] as string[],
     };

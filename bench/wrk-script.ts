@@ -3,7 +3,8 @@
  * directory (writeWrkScript) and passes it the request files as arguments.
  *
  * Arguments (after wrk's `--`): PATHS_FILE PICK KEYS SEED [EXPONENT]
- * - PATHS_FILE: request paths, one a line.
+ * - PATHS_FILE: request paths, one a line; a line `PATH<TAB>BODY` is a POST
+ *   of that JSON body (its head and body prepared once, in init).
  * - PICK: `uniform` (any line, equally likely), `zipf` (line r with a
  *   probability ∝ 1/r^EXPONENT: the bench writes the lines in the order of
  *   their rank) or `cycle` (the lines in turn).
@@ -23,7 +24,7 @@ import { join } from 'node:path';
 
 const SCRIPT = String.raw`
 local threads = {}
-local paths, n, pick, cdf, suffixes, nkeys, host, turn
+local paths, n, pick, cdf, suffixes, nkeys, host, turn, posts, postSuffixes
 local randomKeys = false
 local alphabet = {}
 do
@@ -56,6 +57,15 @@ end
 function init(args)
   paths = lines(args[1])
   n = #paths
+  posts = {}
+  for i, line in ipairs(paths) do
+    local tab = line:find("\t", 1, true)
+    if tab then
+      local body = line:sub(tab + 1)
+      paths[i] = line:sub(1, tab - 1)
+      posts[i] = "\r\nContent-Type: application/json\r\nContent-Length: " .. #body .. "\r\n\r\n" .. body
+    end
+  end
   pick = args[2]
   turn = 0
   math.randomseed(tonumber(args[4]) * 7919 + (tid or 1))
@@ -64,8 +74,10 @@ function init(args)
     randomKeys = true
   else
     suffixes = {}
+    postSuffixes = {}
     for i, key in ipairs(lines(args[3])) do
       suffixes[i] = " HTTP/1.1\r\n" .. host .. "Authorization: Bearer " .. key .. "\r\n\r\n"
+      postSuffixes[i] = " HTTP/1.1\r\n" .. host .. "Authorization: Bearer " .. key
     end
     nkeys = #suffixes
   end
@@ -100,13 +112,16 @@ end
 function request()
   -- wrk calls request() once on its main state, without init(), to check it.
   if not paths then return wrk.format("GET", "/") end
-  local path = paths[nextLine()]
+  local line = nextLine()
+  local path = paths[line]
   turn = turn + 1
   if randomKeys then
     local key = {}
     for i = 1, 32 do key[i] = alphabet[math.random(62)] end
     return "GET " .. path .. " HTTP/1.1\r\n" .. host .. "Authorization: Bearer svc_live_" .. table.concat(key) .. "\r\n\r\n"
   end
+  local post = posts[line]
+  if post then return "POST " .. path .. postSuffixes[(turn % nkeys) + 1] .. post end
   return "GET " .. path .. suffixes[(turn % nkeys) + 1]
 end
 

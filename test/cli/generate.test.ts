@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { GenerateManifest } from '../../src/tools/generate/data-set.ts';
+import { SYSTEMS, type GenerateManifest } from '../../src/tools/generate/data-set.ts';
+import { LAB_ROOTS, labLevels } from '../../src/tools/generate/systems.ts';
 import { runImport } from '../../src/services/import/importer.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { runCodebook, type CliResult } from '../helpers/cli.ts';
@@ -86,4 +87,71 @@ test('arguments that cannot give the counts asked for are refused before anythin
   assert.equal(run.code, 2);
   assert.match(run.stderr, /--changes must be an integer from 100/);
   assert.throws(() => readdirSync(join(dir, 'refused')), /ENOENT/);
+});
+
+test('the lab system is a six-level graph at 100 000 codes, some codes with two parents, without cycles', () => {
+  const lab = SYSTEMS.find((s) => s.name === 'lab')!;
+  const size = 100_000;
+  assert.equal(labLevels(size).length, 6);
+  let twoParents = 0;
+  const depth = new Int8Array(size);
+  for (let i = 0; i < size; i++) {
+    const parents = lab.parents(i);
+    assert.ok(parents.length <= 2 && new Set(parents).size === parents.length, `code ${i}: one or two distinct parents`);
+    // Parents come before their children and sit one level up: no cycle, every path from a root equally long.
+    for (const p of parents) {
+      assert.ok(p < i, `code ${i}: parent ${p} comes first`);
+      assert.equal(depth[p], depth[lab.parents(i)[0]!]);
+    }
+    depth[i] = parents.length === 0 ? 0 : depth[parents[0]!]! + 1;
+    if (parents.length === 2) twoParents++;
+  }
+  assert.equal(Math.max(...depth), 5, 'six levels: depths 0 to 5');
+  assert.equal(depth.filter((d) => d === 0).length, LAB_ROOTS);
+  assert.ok(twoParents > 5_000 && twoParents < 15_000, `about a tenth of the codes have two parents (${twoParents})`);
+});
+
+test('a generated data set imports with its hierarchy: the lab roots, two-parent codes reached once as descendants', async () => {
+  const out = join(dir, 'hierarchy');
+  const run = await codebook('generate', '--codes', '20000', '--changes', '20000', '--dates', '1', '--seed', '5', '--out', out);
+  assert.equal(run.code, 0, run.stderr);
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as GenerateManifest;
+  const labSize = manifest.systems.find((s) => s.system === 'lab')!.codes;
+  const store = new SqliteStore({ path: join(dir, 'hierarchy.db') });
+  try {
+    for (const entry of manifest.imports) {
+      await runImport(store, {
+        file: join(out, entry.file),
+        system: entry.system,
+        release: entry.release,
+        effectiveDate: entry.effective_date,
+        format: entry.format,
+        mode: entry.mode,
+      });
+    }
+    const lab = SYSTEMS.find((s) => s.name === 'lab')!;
+    const id = (i: number) => `lab:${lab.code(i)}`;
+    const roots = await store.navigation.pageRoots({ system: 'lab', after: null, limit: 200, status: null });
+    assert.equal(roots.count, LAB_ROOTS);
+    // A code of the deepest level: one ancestor per level above, more where a second parent opens another path.
+    const deepest = labSize - 1;
+    const levels = labLevels(labSize).length;
+    const ancestors = await store.navigation.pageAncestors({ id: id(deepest), after: null, limit: 200, status: null });
+    const above = JSON.parse(`[${ancestors.json}]`) as { id: string }[];
+    assert.ok(above.length >= levels - 1, `${above.length} ancestors over ${levels} levels`);
+    // Every code below the first root once: the subtree counted from the generator's own parents.
+    const below = new Set<number>();
+    for (let i = 0; i < labSize; i++) if (lab.parents(i).some((p) => p === 0 || below.has(p))) below.add(i);
+    let seen = 0;
+    let after: string | null = null;
+    for (;;) {
+      const page = await store.navigation.pageDescendants({ id: id(0), after, limit: 200, status: null });
+      seen += page.count;
+      if (!page.hasMore) break;
+      after = page.last;
+    }
+    assert.equal(seen, below.size);
+  } finally {
+    await store.close();
+  }
 });

@@ -8,7 +8,7 @@ import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
 import { indexExistingCodes, SQLITE_SEARCH_SCHEMA } from './search.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
-import { migrateNavigation } from './navigation-migration.ts';
+import { CLUSTER_VERSIONS, migrateNavigation } from './navigation-migration.ts';
 
 /** SQL, or a function for a migration that must compute in JavaScript (it runs in the same transaction). */
 export type SqliteMigration = string | ((db: DatabaseSync) => void);
@@ -172,6 +172,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // 8: hierarchy edges and closure, code versions for as_of, roots and release indexes;
   //    plans that had every endpoint get codes.hierarchy and codes.batch
   migrateNavigation,
+  // 9: code versions clustered by code and date, the order as-of reads walk
+  CLUSTER_VERSIONS,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

@@ -96,3 +96,28 @@ export function migrateNavigation(db: DatabaseSync): void {
   }
   flush();
 }
+
+/**
+ * Migration 9 on SQLite: the version table clustered by code, then date, then
+ * change (a WITHOUT ROWID table whose key is the order the as-of reads walk).
+ * An as-of list page reads the versions of 50 neighbouring codes from a few
+ * neighbouring pages instead of one page per version scattered in change-id
+ * order; an as-of get reads one key range. A system's versions are the range
+ * of its ids (`{system}:` to `{system};`), so the index by system goes.
+ */
+export const CLUSTER_VERSIONS = `
+  CREATE TABLE code_versions_by_code_key (
+    code_id    TEXT NOT NULL,
+    valid_from TEXT NOT NULL,
+    change_id  INTEGER NOT NULL,
+    system     TEXT NOT NULL,
+    valid_to   TEXT,
+    status     TEXT NOT NULL,
+    json       TEXT NOT NULL,
+    PRIMARY KEY (code_id, valid_from, change_id)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO code_versions_by_code_key (code_id, valid_from, change_id, system, valid_to, status, json)
+    SELECT code_id, valid_from, change_id, system, valid_to, status, json FROM code_versions ORDER BY code_id, valid_from, change_id;
+  DROP TABLE code_versions;
+  ALTER TABLE code_versions_by_code_key RENAME TO code_versions;
+`;

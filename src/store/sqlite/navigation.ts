@@ -11,6 +11,7 @@ import { toRawPage } from '../sql/raw-page.ts';
 import type { RawPage } from '../../domain/pages.ts';
 import { jsonText, type JsonText } from '../../domain/json-text.ts';
 import { SqliteStatements } from './statements.ts';
+import { systemRange } from './navigation-writer.ts';
 
 type Params = Record<string, string | number>;
 
@@ -112,9 +113,12 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
   async pageCodesAsOf(q: AsOfPageQuery): Promise<RawPage<string, CodeRecord>> {
     const params: Params = { asOf: q.asOf, after: q.after ?? '', limit: q.limit + 1 };
     const where = ['code_id > $after', 'valid_from <= $asOf', '(valid_to IS NULL OR valid_to > $asOf)'];
+    // A system's versions are the key range of its ids: one walk of the clustered table.
     if (q.system !== null) {
-      where.push('system = $system');
-      params.system = q.system;
+      const [from, to] = systemRange(q.system);
+      where[0] = 'code_id > max($after, $from)';
+      where.push('code_id < $to', 'system = $system');
+      Object.assign(params, { from, to, system: q.system });
     }
     if (q.status !== null) {
       where.push('status = $status');
@@ -126,8 +130,9 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
   /** One statement for the whole batch: a point query each would cost ~10 µs of statement overhead per id. */
   async codesJson(ids: readonly string[], asOf: string | null): Promise<Map<string, JsonText<CodeRecord>>> {
     const list = JSON.stringify(ids);
+    // json_each drives the join (CROSS JOIN keeps it outside): one key lookup per id, no list built and probed.
     const rows = (asOf === null
-      ? this.arrays('SELECT id, json FROM codes WHERE id IN (SELECT value FROM json_each(?))').all(list)
+      ? this.arrays('SELECT j.value, c.json FROM json_each(?) j CROSS JOIN codes c ON c.id = j.value').all(list)
       : this.arrays(`SELECT j.value, (${AS_OF_ONE.replace('code_id = ?', 'code_id = j.value')}) FROM json_each(?) j`).all(asOf, list)) as unknown as [
       string,
       string | null,

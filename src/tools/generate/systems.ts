@@ -1,6 +1,6 @@
 /**
- * The code systems of a synthetic data set (four shapes of code, two of them
- * hierarchical) and each code's CSV row at a revision.
+ * The code systems of a synthetic data set (four shapes of code, three of
+ * them hierarchical) and each code's CSV row at a revision.
  */
 import type { CodeStatus } from '../../domain/records.ts';
 import { hash, Random } from './random.ts';
@@ -10,8 +10,8 @@ export interface SystemSpec {
   name: string;
   share: number;
   attributes: readonly string[];
-  /** Codes under one parent (the first code of each block); 0: no parents. */
-  block: number;
+  /** The indexes of a code's parents (none for a root); a parent's index is always smaller, so there is no cycle. */
+  parents(index: number): number[];
   code(index: number): string;
   /** Values of the attribute columns; the first rotates with the version. */
   attributeValues(rnd: Random, version: number, salt: number): string[];
@@ -19,6 +19,45 @@ export interface SystemSpec {
 
 const LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 const ALNUM = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+/** Codes under one parent: the first code of each block of `size`, two levels. */
+function blocks(size: number): (index: number) => number[] {
+  return (i) => (i % size === 0 ? [] : [i - (i % size)]);
+}
+
+/**
+ * The lab system's graph: LAB_ROOTS roots, then every level LAB_FANOUT times
+ * the one above (a heap laid out level by level: code i's first parent is
+ * (i - LAB_ROOTS) / LAB_FANOUT), six levels deep at 100 000 codes. Every
+ * LAB_SECOND_PARENT-th code from the third level down also has a second
+ * parent: the next code of its first parent's level (or the one before, at
+ * the level's end). Parents always sit on the level above, so there is no
+ * cycle, and a code with two parents is reached by two paths from a root.
+ */
+export const LAB_ROOTS = 4;
+export const LAB_FANOUT = 8;
+export const LAB_SECOND_PARENT = 10;
+
+/** [first, end) of the indexes of each level, as far as `size` codes reach. */
+export function labLevels(size: number): [number, number][] {
+  const levels: [number, number][] = [];
+  for (let start = 0, width = LAB_ROOTS; start < size; start += width, width *= LAB_FANOUT) levels.push([start, Math.min(size, start + width)]);
+  return levels;
+}
+
+function labParents(i: number): number[] {
+  if (i < LAB_ROOTS) return [];
+  const first = Math.floor((i - LAB_ROOTS) / LAB_FANOUT);
+  if (first < LAB_ROOTS || i % LAB_SECOND_PARENT !== 0) return [first];
+  // The first parent's level: [start, end), and the second parent beside it on the same level.
+  let start = 0;
+  let width = LAB_ROOTS;
+  while (first >= start + width) {
+    start += width;
+    width *= LAB_FANOUT;
+  }
+  return [first, first + 1 < start + width ? first + 1 : first - 1];
+}
 
 export function digits(n: number, width: number): string {
   return String(n).padStart(width, '0');
@@ -45,7 +84,7 @@ export const SYSTEMS: readonly SystemSpec[] = [
     name: 'dx',
     share: 0.4,
     attributes: ['chapter', 'billable', 'sex'],
-    block: 12,
+    parents: blocks(12),
     code(i) {
       const category = Math.floor(i / 12);
       const head = `${LETTERS[category % LETTERS.length]}${digits(Math.floor(category / LETTERS.length), 3)}`;
@@ -61,7 +100,7 @@ export const SYSTEMS: readonly SystemSpec[] = [
     name: 'px',
     share: 0.3,
     attributes: ['body_part', 'approach'],
-    block: 0,
+    parents: () => [],
     code(i) {
       const text = alnum((i * 2_654_435_761) % 34 ** 7, 7);
       return `${text.slice(0, 3)}-${text.slice(3)}`;
@@ -75,7 +114,7 @@ export const SYSTEMS: readonly SystemSpec[] = [
     name: 'tariff',
     share: 0.2,
     attributes: ['unit', 'duty_rate', 'chapter'],
-    block: 8,
+    parents: blocks(8),
     code(i) {
       const n = digits(i, 8);
       return `${n.slice(0, 4)}.${n.slice(4, 6)}.${n.slice(6)}`;
@@ -85,11 +124,11 @@ export const SYSTEMS: readonly SystemSpec[] = [
     },
   },
   {
-    // Lab-like: a number and a check digit, 10003-4.
+    // Lab-like: a number and a check digit, 10003-4; a six-level graph where some codes have two parents (labParents).
     name: 'lab',
     share: 0.1,
     attributes: ['scale', 'method'],
-    block: 0,
+    parents: labParents,
     code(i) {
       const n = 10_000 + i * 3;
       let sum = 0;
@@ -119,14 +158,17 @@ export function csvRow(seed: number, s: number, spec: SystemSpec, index: number,
   const displayVersion = Math.floor((revision + 2) / 3);
   const definitionVersion = Math.floor((revision + 1) / 3);
   const attributeVersion = Math.floor(revision / 3);
-  const parent = spec.block > 0 && index % spec.block !== 0 ? spec.code(index - (index % spec.block)) : '';
+  const parents = spec
+    .parents(index)
+    .map((p) => spec.code(p))
+    .join(';');
   const rnd = new Random(hash(seed, s, index, 5, attributeVersion));
   const cells = [
     spec.code(index),
     displayText(seed, s, index, displayVersion),
     definitionText(seed, s, index, definitionVersion) ?? '',
     STATUS_TEXT[status]!,
-    parent,
+    parents,
     ...spec.attributeValues(rnd, attributeVersion, hash(seed, s, index, 6)),
   ];
   return `${cells.map(csvCell).join(',')}\n`;
