@@ -46,6 +46,8 @@ export interface Config {
   readonly demoData: boolean;
   /** Bytes the compressed forms of /v1 answers may hold in memory (0: compress every time). */
   readonly compressedCacheBytes: number;
+  /** Bound of the in-process cache of records and pages, in bytes; 0: no cache. */
+  readonly readCacheBytes: number;
 }
 
 export const DEFAULTS = {
@@ -58,6 +60,7 @@ export const DEFAULTS = {
   DATABASE_STATEMENT_TIMEOUT_MS: '5000',
   REDIS_PREFIX: 'codebook:',
   COMPRESSED_CACHE_MB: '16',
+  READ_CACHE_MB: '24',
 } as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -162,5 +165,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cursorSecret,
     demoData: parseDemoData(env.DEMO_DATA, database),
     compressedCacheBytes: integerSetting('COMPRESSED_CACHE_MB', env.COMPRESSED_CACHE_MB ?? DEFAULTS.COMPRESSED_CACHE_MB, 0, 4096) * 1024 * 1024,
+    readCacheBytes: integerSetting('READ_CACHE_MB', env.READ_CACHE_MB ?? DEFAULTS.READ_CACHE_MB, 0, 4096) * 1024 * 1024,
   });
 }

@@ -13,6 +13,7 @@ import { ObservedLimiter } from './limiter/observed-limiter.ts';
 import type { RedisLimiter } from './limiter/redis-limiter.ts';
 import type { AdminDeps } from './services/access/admin.ts';
 import { KeyCache } from './services/access/key-cache.ts';
+import { CachedCatalog } from './services/cached-catalog.ts';
 import { UsageRecorder } from './services/access/usage-recorder.ts';
 import { ExposureWatch } from './services/access/exposure.ts';
 import { RequestLogRecorder } from './services/access/request-log.ts';
@@ -26,6 +27,8 @@ export interface Deps {
   /** The clock, in ms since the epoch; injectable so tests can cross minutes and months. */
   readonly now: () => number;
   readonly keys: KeyCache;
+  /** The store's catalog reads behind the exact in-process cache of records and pages. */
+  readonly catalog: CachedCatalog;
   readonly limiter: Limiter;
   readonly usage: UsageRecorder;
   readonly admin: AdminDeps;
@@ -107,12 +110,23 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const keys = new KeyCache(store, shared && store.kind === 'postgres' ? { validator: shared } : {});
     const limiter = new ObservedLimiter(shared ?? new MemoryLimiter(store.usage, { onFlushError }), (d) => metrics.decision(d));
     const usage = new UsageRecorder(store.usage, { onFlushError });
-    const afterChange = shared
+    // A writer returns only once every running instance will see its change on its next request:
+    // scaled out, Redis is told (the access epoch); on SQLite, a freshness window has passed.
+    const tellRedis = shared
       ? async () => {
           if (!(await shared.accessChanged()))
             warn('Redis could not be told of this change: running instances apply it within a second, once they read it from the database');
         }
-      : undefined;
+      : null;
+    const afterChange = async () => {
+      await store.settleWrites();
+      await tellRedis?.();
+    };
+    if (tellRedis) store.onImportCommitted(() => tellRedis().catch((error: unknown) => warn('Redis could not be told of an import', error)));
+    // Records and pages are cached under the version that vouches for key lookups: the store's on SQLite,
+    // the access epoch seen through Redis when scaled out (an import moves it), none on PostgreSQL alone.
+    const readVersion = store.kind === 'postgres' ? () => (shared ? shared.accessVersion() : Number.NaN) : () => store.externalWriteVersion();
+    const catalog = new CachedCatalog(store, { maxBytes: config.readCacheBytes, version: readVersion });
     const admin: AdminDeps = { store, now, onChange: () => keys.invalidate(), afterChange };
     const requestLog = new RequestLogRecorder(store.keyLife, { now, onFlushError });
     return {
@@ -121,6 +135,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       cursors,
       now,
       keys,
+      catalog,
       limiter,
       usage,
       admin,

@@ -92,7 +92,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(sitePlugin);
 
   const compressed = new CompressedCache(deps.config.compressedCacheBytes);
-  await app.register(v1Plugin, { prefix: '/v1', store: deps.store, cursors: deps.cursors, gate, compressed });
+  await app.register(v1Plugin, { prefix: '/v1', store: deps.catalog, cursors: deps.cursors, gate, compressed });
   await app.register(async (scope) => dashboardPlugin(scope, deps), { prefix: '/dashboard' });
 
   app.setNotFoundHandler(async (request) => {

@@ -117,6 +117,21 @@ export interface Store {
   externalWriteVersion(): number;
 
   /**
+   * Resolves once every process reading this database sees what was committed
+   * before the call: a writer (a revocation, a plan change) awaits it before
+   * it returns. SQLite: one freshness window (see sqlite/write-window.ts).
+   * PostgreSQL: at once; instances learn of changes through Redis.
+   */
+  settleWrites(): Promise<void>;
+
+  /**
+   * Called after every import commits, before withImport returns (the
+   * composition root tells the other instances through Redis). A listener
+   * must not throw: the import has committed.
+   */
+  onImportCommitted(listener: () => Promise<void>): void;
+
+  /**
    * Writes a consistent copy of the whole database to a new file while other
    * processes keep reading and writing (SQLite). PostgreSQL has its own tools
    * (pg_dump): it refuses with InvalidRequest.

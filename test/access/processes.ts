@@ -35,9 +35,15 @@ export interface ServerProcess {
 
 /** Starts `node src/main.ts` on the database file and waits until it listens. */
 export function startServer(dbPath: string, timeoutMs = 30_000): Promise<ServerProcess> {
+  return startServerWith({ DATABASE_URL: `sqlite:${dbPath}` }, timeoutMs);
+}
+
+/** Starts `node src/main.ts` with these settings (DATABASE_URL, REDIS_URL, …) on a free port of 127.0.0.1. */
+export function startServerWith(settings: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['src/main.ts'], {
     cwd: ROOT,
-    env: childEnv({ DATABASE_URL: `sqlite:${dbPath}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
+    // At info, the server says where it listens.
+    env: childEnv({ ...settings, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

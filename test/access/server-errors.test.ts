@@ -41,7 +41,9 @@ for (const backend of ['memory', 'redis'] as const) {
 
     before(async () => {
       const path = join(dir, 'codebook.db');
-      const config = loadConfig({ DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'silent', ...(backend === 'redis' ? { REDIS_URL, REDIS_PREFIX: prefix } : {}) });
+      // No read cache: the store's faults must reach the handler (a cached record would be served instead).
+      const env = { DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'silent', READ_CACHE_MB: '0' };
+      const config = loadConfig({ ...env, ...(backend === 'redis' ? { REDIS_URL, REDIS_PREFIX: prefix } : {}) });
       store = new FaultyStore({ path });
       deps = await createDeps(config, { now: clock.now, store, onWarning: () => undefined });
       app = await buildApp(deps);

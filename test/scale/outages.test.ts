@@ -17,6 +17,9 @@ const skip = (await skipUnlessBoth()) || (await skipUnlessRedisServer());
 const rejections: unknown[] = [];
 const onRejection = (reason: unknown) => rejections.push(reason);
 
+/** The pages these tests warm would be served from the read cache while the database is down; they need the database. */
+const NO_READ_CACHE = { READ_CACHE_MB: '0' };
+
 describe('outages', { skip }, () => {
   let cluster: Cluster;
   const redis = new PrivateRedis();
@@ -84,7 +87,7 @@ describe('outages', { skip }, () => {
   });
 
   test('PostgreSQL down: 503 service_unavailable with Retry-After (never 401), /readyz 503, back by itself', async () => {
-    const instance = await cluster.instance({ databaseUrl: cluster.db.urlVia(proxy!.port) });
+    const instance = await cluster.instance({ databaseUrl: cluster.db.urlVia(proxy!.port), env: NO_READ_CACHE });
     const { key } = await cluster.customer('pgdown', { ratePerMinute: 10_000, monthlyQuota: null });
     const { key: uncached } = await cluster.customer('pgdown-cold', { ratePerMinute: 10_000, monthlyQuota: null });
     assert.equal((await instance.get('/v1/codes?limit=1', key)).status, 200);
@@ -126,7 +129,7 @@ describe('outages', { skip }, () => {
   });
 
   test('an instance stopped while PostgreSQL is down stops cleanly, reporting the counts it could not write', async () => {
-    const instance = await cluster.instance({ databaseUrl: cluster.db.urlVia(proxy!.port) });
+    const instance = await cluster.instance({ databaseUrl: cluster.db.urlVia(proxy!.port), env: NO_READ_CACHE });
     const { key } = await cluster.customer('pgdown-stop', { ratePerMinute: 10_000, monthlyQuota: null });
     assert.equal((await instance.get('/v1/codes?limit=1', key)).status, 200);
     await proxy!.cut();

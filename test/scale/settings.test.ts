@@ -28,6 +28,8 @@ test('bad scale-out settings are refused with the name of the setting', () => {
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '99' }, /^DATABASE_STATEMENT_TIMEOUT_MS: expected an integer from 100 to 600000/],
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '-1' }, /^DATABASE_STATEMENT_TIMEOUT_MS: /],
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: must start with sqlite: or postgres:\/\//],
+    [{ READ_CACHE_MB: '-1' }, /^READ_CACHE_MB: expected an integer from 0 to 4096, got "-1"/],
+    [{ READ_CACHE_MB: '64MB' }, /^READ_CACHE_MB: /],
   ];
   for (const [env, message] of cases) {
     assert.throws(
@@ -48,6 +50,8 @@ test('bad scale-out settings are refused with the name of the setting', () => {
   assert.deepEqual(tuned.database, { kind: 'postgres', url: 'postgres://db/codebook', poolSize: 10, connectTimeoutMs: 500, statementTimeoutMs: 30_000 });
   assert.deepEqual(config.redis, { url: 'rediss://:pw@cache:6380/2', prefix: 'codebook:' });
   assert.equal(loadConfig({}).redis, null, 'no Redis unless asked for');
+  assert.equal(loadConfig({}).readCacheBytes, 24 * 1024 * 1024, 'the read cache is on, within 64 MB');
+  assert.equal(loadConfig({ READ_CACHE_MB: '0' }).readCacheBytes, 0);
 });
 
 test('the server stops at start-up with one line naming the bad setting', async () => {

@@ -68,7 +68,8 @@ describe('stalls', { skip }, () => {
     const proxy = await proxyTo(cluster.db.url, 5432);
     const instance = await cluster.instance({
       databaseUrl: cluster.db.urlVia(proxy.port),
-      env: { DATABASE_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS), DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) },
+      // No read cache: the page warmed below would be served from it, where this test needs the database.
+      env: { DATABASE_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS), DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS), READ_CACHE_MB: '0' },
     });
     const { key } = await cluster.customer('pgstall', { ratePerMinute: 10_000, monthlyQuota: null });
     const { key: uncached } = await cluster.customer('pgstall-cold', { ratePerMinute: 10_000, monthlyQuota: null });

@@ -1,8 +1,10 @@
 /**
  * Finds API keys by the SHA-256 of the presented key, with an in-process cache
  * that is dropped before any request once another process has committed to the
- * database (the store's external write version), and on every in-process
- * change. So a revocation, wherever it was made, holds for the next request.
+ * database (the store's external write version, checked once per freshness
+ * window; every writer waits that window out before it returns), and on every
+ * in-process change. So a revocation, wherever it was made, holds for the next
+ * request sent after it returned.
  *
  * Scaled out, no process can tell locally that another one committed. There
  * the cache is validated by the limiter instead (an AccessValidator, the Redis

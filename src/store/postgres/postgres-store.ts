@@ -32,6 +32,8 @@ export interface PostgresStoreOptions extends PoolOptions {
 }
 
 const LOCK_NOT_AVAILABLE = '55P03';
+const BUMP_ACCESS_VERSION = `INSERT INTO settings (key, value) VALUES ('access_version', '1')
+  ON CONFLICT (key) DO UPDATE SET value = (settings.value::bigint + 1)::text`;
 
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
@@ -45,6 +47,7 @@ export class PostgresStore implements Store {
   private readonly importWaitMs: number;
   private readonly connection: PoolOptions;
   private readonly searchTuning: SearchTuning;
+  private readonly importListeners: (() => Promise<void>)[] = [];
 
   private constructor(pool: pg.Pool, options: PostgresStoreOptions) {
     this.pool = pool;
@@ -73,6 +76,13 @@ export class PostgresStore implements Store {
   /** No in-process cache can tell that another instance committed: NaN (caches nothing). */
   externalWriteVersion(): number {
     return Number.NaN;
+  }
+
+  /** Instances learn of changes through Redis (the access epoch), told by the writer before it returns. */
+  async settleWrites(): Promise<void> {}
+
+  onImportCommitted(listener: () => Promise<void>): void {
+    this.importListeners.push(listener);
   }
 
   async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
@@ -131,7 +141,7 @@ export class PostgresStore implements Store {
 
   /** On a connection of its own, without the requests' statement timeout: an import may take minutes. */
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
-    return withOwnConnection(this.connection, (connection, markBroken) =>
+    const result = await withOwnConnection(this.connection, (connection, markBroken) =>
       inTransaction(connection, markBroken, async (client) => {
         await exec(client, `SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.importWaitMs))}`);
         try {
@@ -141,9 +151,14 @@ export class PostgresStore implements Store {
           throw new Error(`another import held the import lock for more than ${Math.round(this.importWaitMs / 1000)} s`, { cause: error });
         }
         await exec(client, 'SET LOCAL lock_timeout = 0');
-        return fn(new PostgresImportTransaction(client));
+        const written = await fn(new PostgresImportTransaction(client));
+        // Cached reads are vouched for by the access version (through Redis): an import moves it too.
+        await exec(client, BUMP_ACCESS_VERSION);
+        return written;
       }),
     );
+    for (const listener of this.importListeners) await listener();
+    return result;
   }
 
   async getSetting(key: string): Promise<string | null> {

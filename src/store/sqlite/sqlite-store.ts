@@ -26,6 +26,7 @@ import { SqliteReleaseTransaction, SqliteSystemsStore } from './systems.ts';
 import type { ReleaseWrite } from '../systems-store.ts';
 import { SqliteNavigation } from './navigation.ts';
 import { SqliteNavigationWriter } from './navigation-writer.ts';
+import { settle, WindowedVersion } from './write-window.ts';
 
 export interface SqliteStoreOptions {
   path: string;
@@ -56,6 +57,8 @@ export class SqliteStore extends SqliteStatements implements Store {
   readonly systems: SqliteSystemsStore;
   readonly navigation: SqliteNavigation;
   private readonly dataVersion: StatementSync;
+  private readonly version: WindowedVersion;
+  private readonly importListeners: (() => Promise<void>)[] = [];
 
   constructor(options: SqliteStoreOptions) {
     super(openDatabase(options.path, BUSY_TIMEOUT_MS));
@@ -72,15 +75,27 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.navigation = new SqliteNavigation(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
+    this.version = new WindowedVersion(() => Number((this.dataVersion.get() as unknown as [number])[0]));
   }
 
   /**
    * Changes whenever another connection (a CLI command, an import) has
-   * committed to the file: in-process caches compare it before trusting
-   * what they hold. Commits on this connection do not change it.
+   * committed to the file, and after this process's own imports: in-process
+   * caches compare it before trusting what they hold. Commits on the main
+   * connection (counts, the dashboard) do not change it. The data_version
+   * check behind it runs once per freshness window (write-window.ts), which
+   * is why every writer ends with settleWrites().
    */
   externalWriteVersion(): number {
-    return Number((this.dataVersion.get() as unknown as [number])[0]);
+    return this.version.current();
+  }
+
+  settleWrites(): Promise<void> {
+    return settle();
+  }
+
+  onImportCommitted(listener: () => Promise<void>): void {
+    this.importListeners.push(listener);
   }
 
   async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
@@ -151,6 +166,10 @@ export class SqliteStore extends SqliteStatements implements Store {
       try {
         const result = await fn(new SqliteImportTransaction(db));
         db.exec('COMMIT');
+        const committedAt = performance.now();
+        this.version.bump();
+        for (const listener of this.importListeners) await listener();
+        await settle(committedAt);
         return result;
       } catch (error) {
         if (db.isTransaction) db.exec('ROLLBACK');

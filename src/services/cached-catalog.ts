@@ -1,0 +1,78 @@
+/**
+ * The catalog store with an exact cache of its hot reads in front: records by
+ * id (GET /v1/codes/{id}) and pages of /v1/codes and /v1/changes, as the same
+ * JSON texts the store returns. Only the body read is cached: the access
+ * checks, limits, counting and the request log run for every request before
+ * the handler gets here. Everything else is the store's.
+ */
+import type { JsonText } from '../domain/json-text.ts';
+import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
+import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
+import type { CatalogStore } from './catalog.ts';
+import { ReadCache, stringBytes, type ReadCacheStats } from './read-cache.ts';
+
+/** Separates the parts of a cache key; never inside a validated parameter. */
+const SEP = '\u0000';
+/** Stands for an absent filter, apart from any value. */
+const NONE = '\u0001';
+/** The other fields of a raw page (count, last key, flags), roughly (bytes). */
+const PAGE_OVERHEAD = 96;
+
+type Cached = JsonText<CodeRecord> | RawPage<string, CodeRecord> | RawPage<ChangeKey, ChangeRecord>;
+
+export class CachedCatalog implements CatalogStore {
+  private readonly store: CatalogStore;
+  private readonly cache: ReadCache<Cached>;
+  readonly systems: CatalogStore['systems'];
+  readonly navigation: CatalogStore['navigation'];
+
+  /** version: see ReadCache; maxBytes 0 turns the cache off. */
+  constructor(store: CatalogStore, options: { maxBytes: number; version: () => number }) {
+    this.store = store;
+    this.cache = new ReadCache<Cached>(options.maxBytes, options.maxBytes > 0 ? options.version : () => Number.NaN);
+    this.systems = store.systems;
+    this.navigation = store.navigation;
+  }
+
+  async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
+    const key = `r${SEP}${id}`;
+    const version = this.cache.open();
+    const cached = this.cache.get(key) as JsonText<CodeRecord> | undefined;
+    if (cached !== undefined) return cached;
+    const json = await this.store.codeJson(id);
+    if (json !== null) this.cache.set(key, json, stringBytes(json), version);
+    return json;
+  }
+
+  async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
+    const key = `c${SEP}${q.after ?? NONE}${SEP}${q.limit}${SEP}${q.system ?? NONE}${SEP}${q.status ?? NONE}`;
+    return this.page(key, () => this.store.pageCodes(q));
+  }
+
+  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
+    const after = q.after === null ? NONE : `${q.after.effectiveDate}${SEP}${q.after.id}`;
+    const filters = [q.system, q.codeId, q.type, q.effectiveFrom, q.effectiveTo, q.release ?? null].map((v) => v ?? NONE).join(SEP);
+    return this.page(`h${SEP}${after}${SEP}${q.limit}${SEP}${filters}`, () => this.store.pageChanges(q));
+  }
+
+  codeExists(id: string): Promise<boolean> {
+    return this.store.codeExists(id);
+  }
+
+  searchCodes(...args: Parameters<CatalogStore['searchCodes']>): ReturnType<CatalogStore['searchCodes']> {
+    return this.store.searchCodes(...args);
+  }
+
+  stats(): ReadCacheStats {
+    return this.cache.stats();
+  }
+
+  private async page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
+    const version = this.cache.open();
+    const cached = this.cache.get(key) as P | undefined;
+    if (cached !== undefined) return cached;
+    const page = await read();
+    this.cache.set(key, page as unknown as Cached, stringBytes(page.json) + PAGE_OVERHEAD, version);
+    return page;
+  }
+}
