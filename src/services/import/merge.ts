@@ -18,7 +18,7 @@ import { ImportRejected, type ImportRequest } from './request.ts';
 import type { ImportStage, StagedRow } from './stage.ts';
 
 /** Codes diffed and written at a time. */
-const CHUNK = 5_000;
+const CHUNK = 2_000;
 /** Stored codes read at a time. */
 const PAGE = 5_000;
 
