@@ -1,5 +1,9 @@
 /** Real processes for the access tests: the server (src/main.ts) and the operator CLI (bin/codebook.js). */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
 import { childEnv, codebookJson, ROOT, runCodebook, type CliResult } from '../helpers/cli.ts';
 
 export { ROOT };
@@ -82,4 +86,34 @@ export function startServer(dbPath: string, timeoutMs = 30_000): Promise<ServerP
       resolve({ ...server, baseUrl: listening[1]!, demoKey });
     });
   });
+}
+
+/**
+ * A temp directory with one SQLite file and the servers started on it: every
+ * server is killed and the directory removed after the calling test file.
+ */
+export function serversOnOneFile(prefix: string): {
+  dir: string;
+  db: string;
+  /** Every server started, in order. */
+  servers: ServerProcess[];
+  start: () => Promise<ServerProcess>;
+} {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const db = join(dir, 'codebook.db');
+  const servers: ServerProcess[] = [];
+  after(() => {
+    for (const s of servers) s.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dir,
+    db,
+    servers,
+    start: async () => {
+      const s = await startServer(db);
+      servers.push(s);
+      return s;
+    },
+  };
 }

@@ -18,32 +18,11 @@ import { buildApp } from '../../src/http/app.ts';
 import { createKey, createOrg, setPlan, usageReport } from '../../src/services/access/admin.ts';
 import { startSession } from '../../src/services/dashboard/sessions.ts';
 import { createUser } from '../../src/services/dashboard/users.ts';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { StoreUnavailableError, type CodePageQuery } from '../../src/store/store.ts';
+import { FaultyStore } from '../helpers/faulty-store.ts';
 import { importRowsInto, TestClock, tempDir } from '../helpers/context.ts';
 import { deleteUnder, redisClient, runPrefix } from '../helpers/redis.ts';
 import { REDIS_URL, skipUnlessRedis } from '../helpers/services.ts';
 import { assertError, rateLimit } from './helpers.ts';
-
-/** A real SQLite store whose code reads fail while `fault` is set. */
-class FaultyStore extends SqliteStore {
-  fault: 'broken' | 'unreachable' | null = null;
-
-  private failIfFaulty(): void {
-    if (this.fault === 'broken') throw new Error('disk I/O error');
-    if (this.fault === 'unreachable') throw new StoreUnavailableError('the database cannot be reached');
-  }
-
-  override async codeJson(id: string) {
-    this.failIfFaulty();
-    return super.codeJson(id);
-  }
-
-  override async pageCodes(q: CodePageQuery) {
-    this.failIfFaulty();
-    return super.pageCodes(q);
-  }
-}
 
 const PLAN: Plan = { name: 'small', endpoints: ['codes.list', 'codes.get'], ratePerMinute: 100, monthlyQuota: 3, testKeysAllowed: true };
 

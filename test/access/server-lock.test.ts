@@ -8,26 +8,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { cliJson, ROOT, runCli, startServer, type ServerProcess } from './processes.ts';
+import { test } from 'node:test';
+import { cliJson, ROOT, runCli, serversOnOneFile, type ServerProcess } from './processes.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'codebook-lock-'));
-const db = join(dir, 'codebook.db');
-const servers: ServerProcess[] = [];
-
-after(() => {
-  for (const s of servers) s.kill();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(): Promise<ServerProcess> {
-  const s = await startServer(db);
-  servers.push(s);
-  return s;
-}
+const { dir, db, servers, start } = serversOnOneFile('codebook-lock-');
 
 /** Starts a server on the file and waits for it to exit on its own (at most 30 s). */
 async function refusedServer(): Promise<{ code: number | null; stderr: string; stdout: string }> {

@@ -4,26 +4,10 @@
  * last second (read back with `codebook usage --json`), and logs without keys.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { cliJson, startServer, type ServerProcess } from './processes.ts';
+import { test } from 'node:test';
+import { cliJson, serversOnOneFile, type ServerProcess } from './processes.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'codebook-restart-'));
-const db = join(dir, 'codebook.db');
-const servers: ServerProcess[] = [];
-
-after(() => {
-  for (const s of servers) s.kill();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(): Promise<ServerProcess> {
-  const s = await startServer(db);
-  servers.push(s);
-  return s;
-}
+const { db, start } = serversOnOneFile('codebook-restart-');
 
 interface Usage {
   counted: number;

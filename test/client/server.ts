@@ -13,8 +13,7 @@ import type { EndpointName } from '../../src/domain/access.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
 import type { ImportSummary } from '../../src/services/import/importer.ts';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { StoreUnavailableError, type CodePageQuery } from '../../src/store/store.ts';
+import { FaultyStore } from '../helpers/faulty-store.ts';
 import { importRowsInto, tempDir, type ImportRowsOptions } from '../helpers/context.ts';
 
 export const ALL_ENDPOINTS: EndpointName[] = ['codes.list', 'codes.get', 'changes.list'];
@@ -36,26 +35,6 @@ export interface TestServer {
   customer(limits?: PlanLimits): Promise<string>;
   importRows(rows: Record<string, string>[], options: ImportRowsOptions): Promise<ImportSummary>;
   close(): Promise<void>;
-}
-
-/** A real SQLite store whose code reads fail while `fault` is set: a broken read (500), an unreachable database (503). */
-export class FaultyStore extends SqliteStore {
-  fault: 'broken' | 'unreachable' | null = null;
-
-  private failIfFaulty(): void {
-    if (this.fault === 'broken') throw new Error('disk I/O error');
-    if (this.fault === 'unreachable') throw new StoreUnavailableError('the database cannot be reached');
-  }
-
-  override async codeJson(id: string) {
-    this.failIfFaulty();
-    return super.codeJson(id);
-  }
-
-  override async pageCodes(q: CodePageQuery) {
-    this.failIfFaulty();
-    return super.pageCodes(q);
-  }
 }
 
 export interface TestServerOptions {

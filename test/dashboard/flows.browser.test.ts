@@ -6,20 +6,15 @@
  * page's screenshots, at a phone's size and a laptop's.)
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { loadConfig } from '../../src/config.ts';
-import { createDeps, type Deps } from '../../src/deps.ts';
-import { buildApp } from '../../src/http/app.ts';
+import type { Deps } from '../../src/deps.ts';
 import { createOrg } from '../../src/services/access/admin.ts';
 import { createUser } from '../../src/services/dashboard/users.ts';
 import { loadDemo } from '../../src/services/demo.ts';
-import { chromiumMissing, launchBrowser, VIEWPORTS } from '../helpers/browser.ts';
+import { chromiumMissing, VIEWPORTS } from '../helpers/browser.ts';
 import { runCodebook } from '../helpers/cli.ts';
-import { tempDir } from '../helpers/context.ts';
+import { startDashboard, type DashboardServer } from '../helpers/dashboard-server.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -27,33 +22,26 @@ const skip = chromiumMissing();
 if (skip) console.log(`# ${skip}`);
 
 describe('dashboard in a browser', { skip }, () => {
-  let dir: string;
+  let server: DashboardServer;
   let deps: Deps;
-  let app: FastifyInstance;
   let base: string;
   let browser: Browser;
 
   before(async () => {
-    dir = tempDir('codebook-dash-');
-    const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, LOG_LEVEL: 'silent' });
-    deps = await createDeps(config);
-    await loadDemo(deps.store);
-    app = await buildApp(deps);
-    base = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('[::1]', '127.0.0.1');
+    server = await startDashboard('codebook-dash-', async (d) => {
+      await loadDemo(d.store);
+    });
+    ({ deps, base, browser } = server);
     await createOrg(deps.admin, 'acme', 'pro');
     await createOrg(deps.admin, 'globex', 'free');
-    browser = await launchBrowser();
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
-    await deps?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   const cli = async (...args: string[]) => {
-    const r = await runCodebook(args, { settings: { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PUBLIC_URL: base } });
+    const r = await runCodebook(args, { settings: { DATABASE_URL: server.databaseUrl, PUBLIC_URL: base } });
     assert.equal(r.code, 0, `codebook ${args.join(' ')}: ${r.stderr}`);
     return r.stdout;
   };

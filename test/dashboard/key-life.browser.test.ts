@@ -8,19 +8,15 @@
  * test-results/screenshots.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
-import { loadConfig } from '../../src/config.ts';
-import { createDeps, type Deps } from '../../src/deps.ts';
+import type { Deps } from '../../src/deps.ts';
 import type { Organisation } from '../../src/domain/access.ts';
-import { buildApp } from '../../src/http/app.ts';
 import { createKey, createOrg } from '../../src/services/access/admin.ts';
 import { createUser, setPasswordWithToken } from '../../src/services/dashboard/users.ts';
-import { chromiumMissing, launchBrowser, SCREENSHOT_DIR, VIEWPORTS } from '../helpers/browser.ts';
-import { tempDir } from '../helpers/context.ts';
+import { chromiumMissing, SCREENSHOT_DIR, VIEWPORTS } from '../helpers/browser.ts';
+import { startDashboard, type DashboardServer } from '../helpers/dashboard-server.ts';
 import { assertUsable } from '../helpers/layout.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -30,25 +26,18 @@ const skip = chromiumMissing();
 if (skip) console.log(`# ${skip}`);
 
 describe('keys through their life in the dashboard', { skip }, () => {
-  let dir: string;
+  let server: DashboardServer;
   let deps: Deps;
-  let app: FastifyInstance;
   let base: string;
   let browser: Browser;
 
   before(async () => {
-    dir = tempDir('codebook-keylife-');
-    deps = await createDeps(loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, LOG_LEVEL: 'silent' }));
-    app = await buildApp(deps);
-    base = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('[::1]', '127.0.0.1');
-    browser = await launchBrowser();
+    server = await startDashboard('codebook-keylife-');
+    ({ deps, base, browser } = server);
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
-    await deps?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   async function organisation(size: string): Promise<{ org: Organisation; email: string; exposed: string }> {

@@ -6,19 +6,15 @@
  * Screenshots of every page at both sizes land in test-results/screenshots.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
-import { loadConfig } from '../../src/config.ts';
-import { createDeps, type Deps } from '../../src/deps.ts';
+import type { Deps } from '../../src/deps.ts';
 import type { Organisation } from '../../src/domain/access.ts';
-import { buildApp } from '../../src/http/app.ts';
 import { createKey, createOrg } from '../../src/services/access/admin.ts';
 import { createUser, newPasswordLink, setPasswordWithToken } from '../../src/services/dashboard/users.ts';
-import { chromiumMissing, launchBrowser, SCREENSHOT_DIR, VIEWPORTS } from '../helpers/browser.ts';
-import { tempDir } from '../helpers/context.ts';
+import { chromiumMissing, SCREENSHOT_DIR, VIEWPORTS } from '../helpers/browser.ts';
+import { startDashboard, type DashboardServer } from '../helpers/dashboard-server.ts';
 import { assertUsable } from '../helpers/layout.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -30,32 +26,25 @@ const skip = chromiumMissing();
 if (skip) console.log(`# ${skip}`);
 
 describe('dashboard pages on a phone and on a laptop', { skip }, () => {
-  let dir: string;
+  let server: DashboardServer;
   let deps: Deps;
-  let app: FastifyInstance;
   let base: string;
   let browser: Browser;
   let org: Organisation;
 
   before(async () => {
-    dir = tempDir('codebook-layout-');
-    deps = await createDeps(loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, LOG_LEVEL: 'silent' }));
-    app = await buildApp(deps);
-    base = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('[::1]', '127.0.0.1');
+    server = await startDashboard('codebook-layout-');
+    ({ deps, base, browser } = server);
     org = await createOrg(deps.admin, 'acme-international-holdings', 'pro');
     const { token } = await createUser(deps.admin, org, EMAIL);
     await setPasswordWithToken(deps.admin, token, PASSWORD);
     // Keys made by the operator: the lists and the audit log have rows to lay out from the start.
     await createKey(deps.admin, org, 'live', LONG_NAME);
     await createKey(deps.admin, org, 'test', 'staging');
-    browser = await launchBrowser();
   });
 
   after(async () => {
-    await browser?.close();
-    await app?.close();
-    await deps?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await server?.close();
   });
 
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {

@@ -4,6 +4,7 @@
  * PostgreSQL database and a Redis key prefix of their own. close() stops every
  * instance, drops the database and deletes the keys, whatever failed before.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { checkedFetch } from './openapi.ts';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
@@ -107,4 +108,22 @@ export async function createCluster(name: string): Promise<Cluster> {
     },
   };
   return cluster;
+}
+
+/** Polls until fn's answer satisfies ok (every pollMs), at most timeoutMs; returns the last answer either way. */
+export async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000, pollMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await fn();
+  while (!ok(value) && Date.now() < deadline) {
+    await sleep(pollMs);
+    value = await fn();
+  }
+  return value;
+}
+
+/** The value of the first line of the instance's /metrics that matches, or 0 when none does. */
+export async function metric(instance: Instance, line: RegExp): Promise<number> {
+  const text = await (await instance.get('/metrics')).text();
+  const found = text.split('\n').find((l) => line.test(l));
+  return found === undefined ? 0 : Number(found.split(' ').at(-1));
 }

@@ -6,31 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { revokeKey } from '../../src/services/access/admin.ts';
-import { createCluster, type Cluster, type Instance } from '../helpers/cluster.ts';
+import { createCluster, eventually, metric, type Cluster } from '../helpers/cluster.ts';
 import { PrivateRedis, skipUnlessRedisServer } from '../helpers/redis.ts';
 import { skipUnlessBoth } from '../helpers/services.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
 
 const skip = (await skipUnlessBoth()) || (await skipUnlessRedisServer());
-
-/** Polls until fn's answer satisfies ok, at most timeoutMs; returns the last answer either way. */
-async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await fn();
-  while (!ok(value) && Date.now() < deadline) {
-    await sleep(50);
-    value = await fn();
-  }
-  return value;
-}
-
-async function metric(instance: Instance, line: RegExp): Promise<number> {
-  const text = await (await instance.get('/metrics')).text();
-  const found = text.split('\n').find((l) => line.test(l));
-  return found === undefined ? 0 : Number(found.split(' ').at(-1));
-}
 
 const rejections: unknown[] = [];
 const onRejection = (reason: unknown) => rejections.push(reason);

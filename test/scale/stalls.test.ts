@@ -9,8 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createCluster, type Cluster, type Instance } from '../helpers/cluster.ts';
+import { createCluster, eventually as eventuallyAt, metric, type Cluster, type Instance } from '../helpers/cluster.ts';
 import { REDIS_URL, skipUnlessBoth } from '../helpers/services.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
 
@@ -22,21 +21,7 @@ const STATEMENT_TIMEOUT_MS = 1_000;
 /** A request that takes longer than both timeouts and this margin is taken as hanging. */
 const HANG_MS = CONNECT_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 3_000;
 
-async function eventually<T>(fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await fn();
-  while (!ok(value) && Date.now() < deadline) {
-    await sleep(100);
-    value = await fn();
-  }
-  return value;
-}
-
-async function metric(instance: Instance, line: RegExp): Promise<number> {
-  const text = await (await instance.get('/metrics')).text();
-  const found = text.split('\n').find((l) => line.test(l));
-  return found === undefined ? 0 : Number(found.split(' ').at(-1));
-}
+const eventually = <T>(fn: () => Promise<T>, ok: (value: T) => boolean) => eventuallyAt(fn, ok, 15_000, 100);
 
 /** A request that either answers or is given up after HANG_MS (then its status is 'hung'). */
 async function timed(

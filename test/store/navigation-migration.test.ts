@@ -5,18 +5,14 @@
  * them. Also the plan upgrade: a plan that had every endpoint gets the new ones.
  */
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { runImport } from '../../src/services/import/importer.ts';
-import { migratePostgres, POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.ts';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { openTempSqliteStore, tempDir, toCsv } from '../helpers/context.ts';
+import { openTempSqliteStore, toCsv } from '../helpers/context.ts';
+import { oldPlans, withOldPostgres, withOldSqlite, type OldRows } from '../helpers/old-schema.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { skipUnlessPostgres } from '../helpers/services.ts';
 
@@ -95,37 +91,28 @@ before(async () => {
 });
 after(() => source.cleanup());
 
-test('SQLite: migration 8 builds hierarchy and versions from existing codes and changes, and upgrades plans that had every endpoint', async () => {
-  const dir = tempDir();
-  const path = join(dir, 'old.db');
-  const db = new DatabaseSync(path);
-  for (const migration of SQLITE_MIGRATIONS.slice(0, BEFORE)) db.exec(migration as string);
-  db.exec(`PRAGMA user_version = ${BEFORE}`);
-  const code = db.prepare('INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, ?, ?, ?, ?, ?)');
-  for (const r of rows.codes) code.run(r.id!, r.system!, r.code!, r.status!, r.hash!, r.json!);
-  const change = db.prepare('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES (?, ?, ?, ?, ?, ?)');
-  for (const r of rows.changes) change.run(r.id!, r.code_id!, r.system!, r.type!, r.effective_date!, r.json!);
-  const plan = db.prepare('INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES (?, ?, 60, NULL, 1)');
-  for (const [name, endpoints] of OLD_PLANS) plan.run(name, JSON.stringify(endpoints));
-  db.close();
+const oldRows = (): OldRows => [
+  ['codes', rows.codes],
+  ['changes', rows.changes],
+  ['plans', oldPlans(OLD_PLANS)],
+];
 
-  const store = new SqliteStore({ path });
-  try {
-    assert.deepEqual(await readAll(store), expected);
-    assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, [
-      'codes.list',
-      'codes.get',
-      'changes.list',
-      'codes.search',
-      'systems.list',
-      'codes.hierarchy',
-      'codes.batch',
-    ]);
-    assert.deepEqual((await store.access.getPlan('reads'))?.endpoints, ['codes.list', 'codes.get'], 'other plans are left as they were');
-  } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+async function assertMigrated(store: Store): Promise<void> {
+  assert.deepEqual(await readAll(store), expected);
+  assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, [
+    'codes.list',
+    'codes.get',
+    'changes.list',
+    'codes.search',
+    'systems.list',
+    'codes.hierarchy',
+    'codes.batch',
+  ]);
+  assert.deepEqual((await store.access.getPlan('reads'))?.endpoints, ['codes.list', 'codes.get'], 'other plans are left as they were');
+}
+
+test('SQLite: migration 8 builds hierarchy and versions from existing codes and changes, and upgrades plans that had every endpoint', async () => {
+  await withOldSqlite(BEFORE, oldRows(), assertMigrated);
 });
 
 const skip = await skipUnlessPostgres();
@@ -137,52 +124,6 @@ describe('PostgreSQL', { skip }, () => {
   after(() => database?.drop());
 
   test('PostgreSQL: migration 7 builds the same from existing codes and changes, and upgrades plans', async () => {
-    const schema = await database.createSchema();
-    await migratePostgres({ url: database.url, schema }, POSTGRES_MIGRATIONS.slice(0, BEFORE));
-    const client = new pg.Client({ connectionString: database.url, options: `-c search_path=${schema}` });
-    await client.connect();
-    try {
-      for (const r of rows.codes)
-        await client.query('INSERT INTO codes (id, system, code, status, hash, json) VALUES ($1, $2, $3, $4, $5, $6)', [
-          r.id,
-          r.system,
-          r.code,
-          r.status,
-          r.hash,
-          r.json,
-        ]);
-      for (const r of rows.changes)
-        await client.query('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES ($1, $2, $3, $4, $5, $6)', [
-          r.id,
-          r.code_id,
-          r.system,
-          r.type,
-          r.effective_date,
-          r.json,
-        ]);
-      for (const [name, endpoints] of OLD_PLANS)
-        await client.query('INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES ($1, $2, 60, NULL, true)', [
-          name,
-          JSON.stringify(endpoints),
-        ]);
-    } finally {
-      await client.end();
-    }
-    const store = await PostgresStore.open({ url: database.url, schema, max: 2 });
-    try {
-      assert.deepEqual(await readAll(store), expected);
-      assert.deepEqual((await store.access.getPlan('everything'))?.endpoints, [
-        'codes.list',
-        'codes.get',
-        'changes.list',
-        'codes.search',
-        'systems.list',
-        'codes.hierarchy',
-        'codes.batch',
-      ]);
-      assert.deepEqual((await store.access.getPlan('reads'))?.endpoints, ['codes.list', 'codes.get']);
-    } finally {
-      await store.close();
-    }
+    await withOldPostgres(database, BEFORE, oldRows(), assertMigrated);
   });
 });

@@ -4,17 +4,9 @@
  * and gives the new endpoints to plans that had every endpoint, on both backends.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
-import { migratePostgres, POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.ts';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { tempDir } from '../helpers/context.ts';
+import { oldPlans, withOldPostgres, withOldSqlite, type OldRows } from '../helpers/old-schema.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { skipUnlessPostgres } from '../helpers/services.ts';
 import { changeRow } from './suite-fixtures.ts';
@@ -61,35 +53,14 @@ async function assertUpgraded(store: Store): Promise<void> {
   assert.deepEqual((await store.access.getPlan('reader'))?.endpoints, ['codes.list', 'codes.get'], 'a plan that lacked an endpoint is left alone');
 }
 
+const OLD: OldRows = [
+  ['codes', CODES.map((c) => ({ id: c.id, system: c.system, code: c.code, status: c.status, hash: c.hash, json: c.json }))],
+  ['changes', CHANGES.map((c) => ({ id: c.id, code_id: c.codeId, system: c.system, type: c.type, effective_date: c.effectiveDate, json: c.json }))],
+  ['plans', oldPlans(PLANS)],
+];
+
 test('SQLite: a database of schema 4 is upgraded with its search index, systems, releases and plans', async () => {
-  const dir = tempDir();
-  const path = join(dir, 'codebook.db');
-  try {
-    const db = new DatabaseSync(path);
-    for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) db.exec(migration as string);
-    db.exec('PRAGMA user_version = 4');
-    for (const c of CODES)
-      db.prepare('INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, ?, ?, ?, ?, ?)').run(c.id, c.system, c.code, c.status, c.hash, c.json);
-    for (const c of CHANGES)
-      db.prepare('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES (?, ?, ?, ?, ?, ?)').run(
-        c.id,
-        c.codeId,
-        c.system,
-        c.type,
-        c.effectiveDate,
-        c.json,
-      );
-    for (const [name, endpoints] of PLANS) db.prepare('INSERT INTO plans VALUES (?, ?, 60, NULL, 1)').run(name, JSON.stringify(endpoints));
-    db.close();
-    const store = new SqliteStore({ path });
-    try {
-      await assertUpgraded(store);
-    } finally {
-      await store.close();
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await withOldSqlite(4, OLD, assertUpgraded);
 });
 
 const skip = await skipUnlessPostgres();
@@ -101,38 +72,6 @@ describe('PostgreSQL', { skip }, () => {
   after(() => db?.drop());
 
   test('a database of schema 4 is upgraded with its search index, systems, releases and plans', async () => {
-    const schema = await db.createSchema();
-    await migratePostgres({ url: db.url, schema }, POSTGRES_MIGRATIONS.slice(0, 4));
-    const client = new pg.Client({ connectionString: db.url, options: `-c search_path=${schema}` });
-    await client.connect();
-    try {
-      for (const c of CODES)
-        await client.query('INSERT INTO codes (id, system, code, status, hash, json) VALUES ($1, $2, $3, $4, $5, $6)', [
-          c.id,
-          c.system,
-          c.code,
-          c.status,
-          c.hash,
-          c.json,
-        ]);
-      for (const c of CHANGES)
-        await client.query('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES ($1, $2, $3, $4, $5, $6)', [
-          c.id,
-          c.codeId,
-          c.system,
-          c.type,
-          c.effectiveDate,
-          c.json,
-        ]);
-      for (const [name, endpoints] of PLANS) await client.query('INSERT INTO plans VALUES ($1, $2, 60, NULL, true)', [name, JSON.stringify(endpoints)]);
-    } finally {
-      await client.end();
-    }
-    const store = await PostgresStore.open({ url: db.url, schema, max: 2 });
-    try {
-      await assertUpgraded(store);
-    } finally {
-      await store.close();
-    }
+    await withOldPostgres(db, 4, OLD, assertUpgraded);
   });
 });

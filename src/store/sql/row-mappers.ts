@@ -11,7 +11,7 @@ export type { Row } from './sql.ts';
 import type { Row } from './sql.ts';
 
 const text = (v: Row[string] | undefined): string | null => (v === null || v === undefined ? null : String(v));
-const flag = (v: unknown): boolean => v === true || Number(v) === 1;
+export const flag = (v: unknown): boolean => v === true || Number(v) === 1;
 
 export function planFromRow(r: Row): Plan {
   return {

@@ -1,0 +1,22 @@
+/** A real SQLite store whose code reads fail while `fault` is set: a broken read (500), an unreachable database (503). */
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { StoreUnavailableError, type CodePageQuery } from '../../src/store/store.ts';
+
+export class FaultyStore extends SqliteStore {
+  fault: 'broken' | 'unreachable' | null = null;
+
+  private failIfFaulty(): void {
+    if (this.fault === 'broken') throw new Error('disk I/O error');
+    if (this.fault === 'unreachable') throw new StoreUnavailableError('the database cannot be reached');
+  }
+
+  override async codeJson(id: string) {
+    this.failIfFaulty();
+    return super.codeJson(id);
+  }
+
+  override async pageCodes(q: CodePageQuery) {
+    this.failIfFaulty();
+    return super.pageCodes(q);
+  }
+}
