@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DATA_ROOT, dataKey, runChild } from './data.ts';
+import { DATA_ROOT, dataKey, IMPORT_FLAGS, runChild } from './data.ts';
 import type { ImportTimings } from './import-data.ts';
 import { RESULTS } from './setup.ts';
 
@@ -36,7 +36,7 @@ remove();
 const load = loadavg()[0]!.toFixed(2);
 log(`large: importing the ${codes}-code snapshot and re-importing it (load average ${load})`);
 try {
-  const timings = JSON.parse(await runChild(['bench/import-data.ts', files, scratch, '--snapshot-only'])) as ImportTimings;
+  const timings = JSON.parse(await runChild([...IMPORT_FLAGS, 'bench/import-data.ts', files, scratch, '--snapshot-only'])) as ImportTimings;
   const result = {
     codes,
     snapshotMs: timings.snapshotMs,

@@ -19,8 +19,10 @@ test('on a terminal: one line redrawn in place with the stage, share, rows and r
   bar.update('write', 30_000, 100_000, 30_000);
   bar.done();
   assert.equal(written.length, 4);
+  // eslint-disable-next-line no-control-regex -- the bar's terminal codes are what is checked
   assert.match(written[1]!, /^\rreading {4}\[#{15}-{15}\] {2}50% 1\.0\/2\.0 MB, 50 000 rows, 25 000 rows\/s\x1b\[K$/);
   // A new stage starts its own clock: no time has passed in it yet.
+  // eslint-disable-next-line no-control-regex -- the bar's terminal codes are what is checked
   assert.match(written[2]!, /^\rwriting {4}\[#{9}-{21}\] {2}30% 30 000 rows, 0 rows\/s\x1b\[K$/);
   assert.equal(written[3], '\r\x1b[K');
 });
