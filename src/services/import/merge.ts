@@ -12,7 +12,7 @@ import type { CodeCounts } from '../../store/systems-store.ts';
 import { changedFields, changeTypeOf, compareBinary, contentHash, pick } from './diff.ts';
 import { checkStagedGraph } from './graph-check.ts';
 import { refuseBackdating, refuseMassRetirement, refuseReusedRelease } from './guards.ts';
-import type { ImportOptions, ImportSummary } from './importer.ts';
+import type { ImportOptions, ImportSummary } from './summary.ts';
 import { writeHierarchy, writeVersions, type NavigationChange } from './navigation.ts';
 import { ImportRejected, type ImportRequest } from './request.ts';
 import type { ImportStage, StagedRow } from './stage.ts';
