@@ -62,6 +62,11 @@ export interface ImportTransaction extends ReleaseTransaction {
   /** code_id (the row's key) → content hash and status, for every code of the system. */
   codeHashes(system: string): Promise<Map<string, { hash: string; status: CodeStatus }>>;
   /**
+   * The system's codes with an id above `after`, in id order (binary, as codes
+   * are paged), at most `limit`: the stored side of an import's merge.
+   */
+  codeStatesAfter(system: string, after: string, limit: number): Promise<[id: string, hash: string, status: CodeStatus][]>;
+  /**
    * Full current state of the given codes (ids), in any order; ids with no
    * row are left out. Throws DamagedRecordError for a record it cannot read.
    */

@@ -59,7 +59,7 @@ for (const backend of backends) {
       const exited = once(child, 'exit');
       try {
         const [first] = (await once(child.stdout, 'data')) as [Buffer];
-        assert.match(first.toString(), /^written 10000\n/, 'killed with rows written, inside the transaction');
+        assert.match(first.toString(), /^written [1-9]\d*\n/, 'killed with rows written, inside the transaction');
         child.kill('SIGKILL');
         const [, signal] = (await exited) as [number | null, string | null];
         assert.equal(signal, 'SIGKILL');

@@ -6,24 +6,24 @@
  */
 import { closureBudget, computeClosure } from '../../domain/closure.ts';
 import type { CodeVersion } from '../../domain/history.ts';
-import type { ChangeRecord, CodeContent, CodeRecord, CodeStatus, ContentField } from '../../domain/records.ts';
+import type { ChangeRecord, CodeRecord, CodeStatus, ContentField } from '../../domain/records.ts';
 import type { ImportTransaction } from '../../store/store.ts';
 
 export interface NavigationChange {
   id: string;
-  content: CodeContent;
+  parents: readonly string[];
   /** null: the code is new. */
   fields: ContentField[] | null;
 }
 
 /** Rewrites the system's hierarchy when the import adds a code with parents or changes any code's parents. */
 export async function writeHierarchy(tx: ImportTransaction, system: string, changes: readonly NavigationChange[], codes: number): Promise<void> {
-  const moved = changes.filter((c) => (c.fields === null ? c.content.parents.length > 0 : c.fields.includes('parents')));
+  const moved = changes.filter((c) => (c.fields === null ? c.parents.length > 0 : c.fields.includes('parents')));
   if (moved.length === 0) return;
   const parents = await tx.navigation.systemParents(system);
   for (const c of moved) {
-    if (c.content.parents.length === 0) parents.delete(c.id);
-    else parents.set(c.id, [...c.content.parents]);
+    if (c.parents.length === 0) parents.delete(c.id);
+    else parents.set(c.id, [...c.parents]);
   }
   await tx.navigation.writeHierarchy(system, parents, computeClosure(parents, closureBudget(codes)));
 }

@@ -1,6 +1,8 @@
 /**
- * Reads an import file into validated rows. Every problem is collected with
- * its line number; the caller applies nothing unless the list is empty.
+ * Reads an import file as a stream of validated rows, handed one at a time to
+ * a sink that keeps none of them in memory. Every problem is collected with
+ * its line number (up to MAX_ERRORS); the caller applies nothing unless the
+ * list is empty. Codes that appear twice are found by the stage (stage.ts).
  */
 import { createInterface } from 'node:readline';
 import { parse as parseCsv } from 'csv-parse';
@@ -19,13 +21,11 @@ export interface RowError {
   message: string;
 }
 
-export interface ParseResult {
-  rows: ImportRow[];
-  errors: RowError[];
-}
+/** Receives each valid row as it is read. */
+export type RowSink = (row: ImportRow) => void;
 
 const KNOWN = new Set(['code', 'display', 'definition', 'status', 'parents']);
-const MAX_ERRORS = 1000;
+export const MAX_ERRORS = 1000;
 const MAX_CODE_LENGTH = 512;
 const MAX_DISPLAY_LENGTH = 1_000;
 const MAX_DEFINITION_LENGTH = 10_000;
@@ -134,17 +134,7 @@ function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscap
   return { code, line, display: raw.display as string, definition, status, parents, attributes };
 }
 
-function checkDuplicates(rows: ImportRow[], errors: RowError[]): void {
-  const seen = new Map<string, number>();
-  for (const row of rows) {
-    const first = seen.get(row.code);
-    if (first !== undefined) errors.push({ line: row.line, message: `code ${row.code} appears again (first on line ${first})` });
-    else seen.set(row.code, row.line);
-  }
-}
-
-async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<ParseResult> {
-  const rows: ImportRow[] = [];
+async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<RowError[]> {
   const errors: RowError[] = [];
   const source = readText(file, onProgress);
   // A record (a quoted field may span lines) is held to the limit of a line.
@@ -167,7 +157,7 @@ async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<Pa
         header = record.map((name) => name.trim());
         // Checked before any row: every row of a file with too many columns would be refused anyway.
         const problems = headerProblems(header);
-        if (problems.length > 0) return { rows, errors: problems.map((message) => ({ line, message })) };
+        if (problems.length > 0) return problems.map((message) => ({ line, message }));
         continue;
       }
       if (record.length !== header.length) {
@@ -188,7 +178,7 @@ async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<Pa
         else raw.attributes[name] = record[i];
       }
       const row = validateRow(raw, line, errors);
-      if (row) rows.push(row);
+      if (row) sink(row);
       if (errors.length >= MAX_ERRORS) break;
     }
   } catch (error) {
@@ -197,8 +187,7 @@ async function parseCsvFile(file: string, onProgress?: ByteProgress): Promise<Pa
     source.destroy();
   }
   if (header === null && errors.length === 0) errors.push({ line: 1, message: 'the file is empty: expected a header line with at least code,display' });
-  checkDuplicates(rows, errors);
-  return { rows, errors };
+  return errors;
 }
 
 /** What ended the reading of a CSV file early; `nextLine` is where the record being read began. */
@@ -244,8 +233,7 @@ function headerProblems(header: string[]): string[] {
   return problems;
 }
 
-async function parseNdjsonFile(file: string, onProgress?: ByteProgress): Promise<ParseResult> {
-  const rows: ImportRow[] = [];
+async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<RowError[]> {
   const errors: RowError[] = [];
   const input = readText(file, onProgress);
   const lines = createInterface({ input, crlfDelay: Infinity });
@@ -278,7 +266,7 @@ async function parseNdjsonFile(file: string, onProgress?: ByteProgress): Promise
       for (const [name, v] of Object.entries(obj)) if (!KNOWN.has(name) && name !== 'attributes') attributes[name] = v;
       const fields = { code: obj.code, display: obj.display, definition: obj.definition, status: obj.status, parents: obj.parents, attributes };
       const row = validateRow(fields, line, errors, text.includes('\\u'));
-      if (row) rows.push(row);
+      if (row) sink(row);
       if (errors.length >= MAX_ERRORS) break;
     }
   } catch (error) {
@@ -287,13 +275,10 @@ async function parseNdjsonFile(file: string, onProgress?: ByteProgress): Promise
   } finally {
     input.destroy();
   }
-  checkDuplicates(rows, errors);
-  return { rows, errors };
+  return errors;
 }
 
-export async function parseImportFile(file: string, format: ImportFormat, onProgress?: ByteProgress): Promise<ParseResult> {
-  const result = await (format === 'csv' ? parseCsvFile(file, onProgress) : parseNdjsonFile(file, onProgress));
-  // Duplicates are found after the rows are read; report every problem in file order.
-  result.errors.sort((a, b) => a.line - b.line);
-  return result;
+/** Streams the file's valid rows into sink, in file order; returns the problems found, in file order. */
+export async function readImportRows(file: string, format: ImportFormat, sink: RowSink, onProgress?: ByteProgress): Promise<RowError[]> {
+  return format === 'csv' ? parseCsvFile(file, sink, onProgress) : parseNdjsonFile(file, sink, onProgress);
 }

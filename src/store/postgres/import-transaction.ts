@@ -45,6 +45,14 @@ export class PostgresImportTransaction implements ImportTransaction {
     return map;
   }
 
+  async codeStatesAfter(system: string, after: string, limit: number): Promise<[string, string, CodeStatus][]> {
+    return arrays<[string, string, CodeStatus]>(this.client, 'SELECT id, hash, status FROM codes WHERE system = $1 AND id > $2 ORDER BY id LIMIT $3', [
+      system,
+      after,
+      limit,
+    ]);
+  }
+
   async codesById(ids: string[]): Promise<StoredCode[]> {
     const out: StoredCode[] = [];
     for (const part of chunks(ids)) {

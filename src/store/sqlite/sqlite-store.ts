@@ -242,6 +242,7 @@ function whereClause(conditions: string[]): string {
 class SqliteImportTransaction implements ImportTransaction {
   private readonly db: DatabaseSync;
   private codeById: StatementSync | null = null;
+  private statesAfter: StatementSync | null = null;
   private search: SqliteSearchIndexer | null = null;
   private readonly releases: SqliteReleaseTransaction;
   readonly navigation: SqliteNavigationWriter;
@@ -266,6 +267,12 @@ class SqliteImportTransaction implements ImportTransaction {
       map.set(row.id, { hash: row.hash, status: row.status });
     }
     return map;
+  }
+
+  async codeStatesAfter(system: string, after: string, limit: number): Promise<[string, string, CodeStatus][]> {
+    this.statesAfter ??= this.db.prepare('SELECT id, hash, status FROM codes INDEXED BY codes_by_system WHERE system = ? AND id > ? ORDER BY id LIMIT ?');
+    this.statesAfter.setReturnArrays(true);
+    return this.statesAfter.all(system, after, limit) as unknown as [string, string, CodeStatus][];
   }
 
   async codesById(ids: string[]): Promise<StoredCode[]> {
