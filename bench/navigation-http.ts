@@ -17,7 +17,6 @@
  * at 100 000 codes, some codes with two parents).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { SYSTEMS, type GenerateManifest } from '../src/tools/generate/data-set.ts';
@@ -27,6 +26,7 @@ import { httpGet } from './http.ts';
 import type { LoadResult, RequestSource } from './load.ts';
 import { median, runPairs, type Pair } from './pairs.ts';
 import { random } from './scenarios.ts';
+import { walkCursors } from './setup.ts';
 
 export interface NavScenario {
   id: string;
@@ -84,25 +84,6 @@ function labId(i: number): string {
   return `lab:${encodeURIComponent(LAB.code(i))}`;
 }
 
-/** Walks a collection 200 at a time and keeps every cursor: positions at every depth. */
-async function collect(port: number, key: string, path: string): Promise<string[]> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const cursors: string[] = [];
-  let cursor: string | null = null;
-  try {
-    do {
-      const response = await httpGet(port, `${path}&limit=200${cursor ? `&cursor=${cursor}` : ''}`, { authorization: `Bearer ${key}` }, agent);
-      if (response.status !== 200) throw new Error(`walking ${path}: ${response.status} ${response.body.slice(0, 300)}`);
-      const match = /"next_cursor":"([^"]+)"/.exec(response.body.slice(-4096));
-      cursor = match ? match[1]! : null;
-      if (cursor) cursors.push(cursor);
-    } while (cursor);
-  } finally {
-    agent.destroy();
-  }
-  return cursors;
-}
-
 /** As-of cursors bind their date: collected by walking the as-of list once, kept beside the data. */
 async function asOfCursors(data: BenchData, port: number, key: string, date: string, log: (line: string) => void): Promise<string[]> {
   const file = join(data.dir, `cursors-as-of-${date}.json`);
@@ -112,7 +93,7 @@ async function asOfCursors(data: BenchData, port: number, key: string, date: str
     if (probe && (await httpGet(port, `/v1/codes?as_of=${date}&limit=1&cursor=${probe}`, { authorization: `Bearer ${key}` })).status === 200) return cached;
   }
   const started = performance.now();
-  const cursors = await collect(port, key, `/v1/codes?as_of=${date}`);
+  const cursors = await walkCursors(port, key, `/v1/codes?as_of=${date}`);
   log(`cursors: walked ${cursors.length + 1} as-of pages (${date}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   writeFileSync(file, JSON.stringify(cursors));
   return cursors;

@@ -93,13 +93,19 @@ export async function startServer(data: BenchData, port: number, probe: Probe, l
 // ---------------------------------------------------------------------------
 // Cursors, collected by walking the collections once (and kept beside the data).
 
-async function walk(port: number, key: string, path: string): Promise<string[]> {
+/** Walks a collection CURSOR_PAGE at a time and keeps every cursor: positions at every depth. path may carry a query. */
+export async function walkCursors(port: number, key: string, path: string): Promise<string[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const cursors: string[] = [];
   let cursor: string | null = null;
   try {
     do {
-      const response = await httpGet(port, `${path}?limit=${CURSOR_PAGE}${cursor ? `&cursor=${cursor}` : ''}`, { authorization: `Bearer ${key}` }, agent);
+      const response = await httpGet(
+        port,
+        `${path}${path.includes('?') ? '&' : '?'}limit=${CURSOR_PAGE}${cursor ? `&cursor=${cursor}` : ''}`,
+        { authorization: `Bearer ${key}` },
+        agent,
+      );
       if (response.status !== 200) throw new Error(`walking ${path}: ${response.status} ${response.body.slice(0, 300)}`);
       const match = /"next_cursor":"([^"]+)"/.exec(response.body.slice(-4096));
       cursor = match ? match[1]! : null;
@@ -126,7 +132,7 @@ export async function loadCursors(data: BenchData, port: number, key: string, lo
     log('cursors: the cached ones are no longer accepted; collecting them again');
   }
   const started = performance.now();
-  const [codes, changes] = await Promise.all([walk(port, key, '/v1/codes'), walk(port, key, '/v1/changes')]);
+  const [codes, changes] = await Promise.all([walkCursors(port, key, '/v1/codes'), walkCursors(port, key, '/v1/changes')]);
   log(
     `cursors: walked ${codes.length + 1} pages of codes and ${changes.length + 1} of changes (${CURSOR_PAGE} a page) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
