@@ -183,5 +183,30 @@ export function keyLifeStoreSuite(name: string, open: OpenStore): void {
         assert.deepEqual((await store.keyLife.orgsWithRequests()).sort(), ['org_1', 'org_2']);
       });
     });
+
+    test('request log: a prune of thousands of rows deletes them all, in slices, and keeps the newest', async () => {
+      await withStore(open, async (store) => {
+        await orgWithKeys(store);
+        const many = Array.from({ length: 3_500 }, (_, i) => entry(i));
+        assert.equal(await store.keyLife.appendRequests(many), true);
+        await store.keyLife.pruneRequests('org_1', many[0]!.at, 250);
+        const kept: string[] = [];
+        let before: number | null = null;
+        for (;;) {
+          const page = await store.keyLife.pageRequests({ orgId: 'org_1', keyId: null, statusClass: null, requestId: null, before, limit: 100 });
+          kept.push(...page.entries.map((e) => e.requestId));
+          if (!page.hasMore) break;
+          before = page.entries.at(-1)!.id;
+        }
+        assert.deepEqual(
+          kept,
+          many
+            .slice(-250)
+            .map((e) => e.requestId)
+            .reverse(),
+          'exactly the newest 250 of 3 500',
+        );
+      });
+    });
   });
 }

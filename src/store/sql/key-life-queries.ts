@@ -19,6 +19,9 @@ import {
 import { flag } from './row-mappers.ts';
 import type { Sql, SqlValue } from './sql.ts';
 
+/** Rows of the request log deleted by one statement of a prune. */
+const PRUNE_SLICE = 1_000;
+
 export abstract class SqlKeyLifeStore implements KeyLifeStore {
   protected readonly sql: Sql;
 
@@ -98,13 +101,18 @@ export abstract class SqlKeyLifeStore implements KeyLifeStore {
   }
 
   async pruneRequests(orgId: string, before: string, keep: number): Promise<void> {
-    await this.sql.run('DELETE FROM request_log WHERE org_id = ? AND at < ?', [orgId, before]);
-    // Past the newest `keep`: no row is deleted when there are fewer (the subquery is NULL).
-    await this.sql.run('DELETE FROM request_log WHERE org_id = ? AND id < (SELECT id FROM request_log WHERE org_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)', [
-      orgId,
-      orgId,
-      keep - 1,
-    ]);
+    // In slices, yielding between them: SQLite runs a statement synchronously, and one DELETE of a
+    // minute's worth of requests (hundreds of thousands of rows) held the event loop for seconds.
+    // A row goes when it is older than `before` or beyond the newest `keep` (none when there are fewer).
+    for (;;) {
+      const deleted = await this.sql.run(
+        `DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE org_id = ? AND (at < ? OR id < COALESCE(
+           (SELECT id FROM request_log WHERE org_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?), 0)) ORDER BY id LIMIT ?)`,
+        [orgId, before, orgId, keep - 1, PRUNE_SLICE],
+      );
+      if (deleted < PRUNE_SLICE) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   async orgsWithRequests(): Promise<string[]> {
