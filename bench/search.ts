@@ -17,6 +17,7 @@ import { buildApp } from '../src/http/app.ts';
 import { ENDPOINTS } from '../src/domain/access.ts';
 import { createKey, createOrg, setPlan } from '../src/services/access/admin.ts';
 import { runImport } from '../src/services/import/importer.ts';
+import { DEFINITION_ONLY, VOCABULARY } from '../src/tools/generate/text.ts';
 
 const { values } = parseArgs({
   options: {
@@ -46,76 +47,7 @@ const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)
 /** Skewed towards the start of the list, as word frequencies are. */
 const pickSkewed = <T>(items: readonly T[]) => items[Math.floor(items.length * rand() ** 2.5)]!;
 
-const SYLLABLES = [
-  'ab',
-  'ac',
-  'al',
-  'an',
-  'ar',
-  'ba',
-  'be',
-  'bi',
-  'ca',
-  'co',
-  'cu',
-  'de',
-  'di',
-  'do',
-  'el',
-  'en',
-  'er',
-  'fa',
-  'fe',
-  'ga',
-  'gi',
-  'ha',
-  'he',
-  'hy',
-  'il',
-  'in',
-  'is',
-  'la',
-  'le',
-  'li',
-  'lo',
-  'ma',
-  'me',
-  'mi',
-  'mo',
-  'na',
-  'ne',
-  'no',
-  'or',
-  'os',
-  'pa',
-  'pe',
-  'po',
-  'ra',
-  're',
-  'ri',
-  'ro',
-  'sa',
-  'se',
-  'si',
-  'ta',
-  'te',
-  'ti',
-  'to',
-  'tu',
-  'ul',
-  'ur',
-  'va',
-  've',
-  'vi',
-  'xe',
-  'za',
-  'zé',
-  'ö',
-  'ü',
-];
-const word = (syllables: number) => Array.from({ length: syllables }, () => pick(SYLLABLES)).join('');
-const VOCABULARY = [...new Set(Array.from({ length: 6000 }, () => word(2 + Math.floor(rand() * 3))))];
-const DEFINITION_ONLY = [...new Set(Array.from({ length: 400 }, () => `q${word(3)}`))];
+// The generator's vocabulary (skewed: real words first) and its words found only in definitions.
 
 function buildFile(dir: string): { file: string; codes: string[]; displays: string[] } {
   const lines = ['code,display,definition'];
@@ -208,7 +140,7 @@ async function main(): Promise<void> {
         ),
     ],
     ['word only in definitions', () => q(pick(DEFINITION_ONLY))],
-    ['no match', () => q(`zz${word(3)}`)],
+    ['no match', () => q(`zzx${pick(VOCABULARY)}`)],
   ];
   const results: Record<string, unknown> = { backend: values.postgres ? 'postgres' : 'sqlite', codes: CODES, importSeconds };
   for (const [name, paths] of classes) {
