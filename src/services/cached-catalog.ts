@@ -1,7 +1,8 @@
 /**
  * The catalog store with an exact cache of its hot reads in front: records by
  * id (GET /v1/codes/{id}) and pages of /v1/codes and /v1/changes, as the same
- * JSON texts the store returns. Only the body read is cached: the access
+ * JSON texts the store returns; the navigation reads (as of a date, and the
+ * hierarchy) share the cache through cached-navigation.ts. Only the body read is cached: the access
  * checks, limits, counting and the request log run for every request before
  * the handler gets here. Everything else is the store's.
  */
@@ -9,9 +10,10 @@ import type { JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
 import type { CatalogStore } from './catalog.ts';
+import { CachedNavigation } from './cached-navigation.ts';
 import { ReadCache, stringBytes, type ReadCacheStats } from './read-cache.ts';
 
-/** Separates the parts of a cache key; never inside a validated parameter. */
+/** Separates the parts of a cache key; never inside a validated parameter (cached-navigation.ts uses the same). */
 const SEP = '\u0000';
 /** Stands for an absent filter, apart from any value. */
 const NONE = '\u0001';
@@ -31,7 +33,7 @@ export class CachedCatalog implements CatalogStore {
     this.store = store;
     this.cache = new ReadCache<Cached>(options.maxBytes, options.maxBytes > 0 ? options.version : () => Number.NaN);
     this.systems = store.systems;
-    this.navigation = store.navigation;
+    this.navigation = new CachedNavigation(store.navigation, this.cache);
   }
 
   async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {

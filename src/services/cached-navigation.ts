@@ -1,0 +1,88 @@
+/**
+ * The navigation reads with the same exact cache in front as the plain reads
+ * (see cached-catalog.ts): a record as of a date, pages of codes as of a date,
+ * and the hierarchy pages (children, descendants, ancestors, roots). Each is
+ * keyed by every parameter that shapes its answer, the date included, so an
+ * entry is only ever served for the very query it answered; the whole cache is
+ * dropped when anything commits (an import writes records, versions and the
+ * hierarchy in one transaction). Batches and existence checks go to the store.
+ */
+import type { JsonText } from '../domain/json-text.ts';
+import type { AncestorKey, AncestorsQuery, AsOfPageQuery, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
+import type { RawPage } from '../domain/pages.ts';
+import type { CodeRecord } from '../domain/records.ts';
+import type { CatalogStore } from './catalog.ts';
+import { stringBytes, type ReadCache } from './read-cache.ts';
+
+type Navigation = CatalogStore['navigation'];
+
+/** The same separators as cached-catalog.ts; the key prefixes there are r, c and h. */
+const SEP = '\u0000';
+const NONE = '\u0001';
+const PAGE_OVERHEAD = 96;
+
+const opt = (value: string | null): string => value ?? NONE;
+
+export class CachedNavigation implements Navigation {
+  private readonly store: Navigation;
+  private readonly cache: ReadCache<unknown>;
+
+  constructor(store: Navigation, cache: ReadCache<unknown>) {
+    this.store = store;
+    this.cache = cache;
+  }
+
+  async codeJsonAsOf(id: string, asOf: string): Promise<JsonText<CodeRecord> | null> {
+    const key = `a${SEP}${asOf}${SEP}${id}`;
+    const version = this.cache.open();
+    const cached = this.cache.get(key) as JsonText<CodeRecord> | undefined;
+    if (cached !== undefined) return cached;
+    const json = await this.store.codeJsonAsOf(id, asOf);
+    // Not found is not kept: its 404 asks the store whether the code exists now.
+    if (json !== null) this.cache.set(key, json, stringBytes(json), version);
+    return json;
+  }
+
+  pageCodesAsOf(q: AsOfPageQuery): Promise<RawPage<string, CodeRecord>> {
+    const key = `A${SEP}${q.asOf}${SEP}${opt(q.after)}${SEP}${q.limit}${SEP}${opt(q.system)}${SEP}${opt(q.status)}`;
+    return this.page(key, () => this.store.pageCodesAsOf(q));
+  }
+
+  pageChildren(q: RelativesQuery): Promise<RawPage<string, CodeRecord>> {
+    return this.page(`k${SEP}${relatives(q)}`, () => this.store.pageChildren(q));
+  }
+
+  pageDescendants(q: RelativesQuery): Promise<RawPage<string, CodeRecord>> {
+    return this.page(`d${SEP}${relatives(q)}`, () => this.store.pageDescendants(q));
+  }
+
+  pageAncestors(q: AncestorsQuery): Promise<RawPage<AncestorKey, CodeRecord>> {
+    const after = q.after === null ? NONE : `${q.after.distance}${SEP}${q.after.id}`;
+    return this.page(`n${SEP}${q.id}${SEP}${after}${SEP}${q.limit}${SEP}${opt(q.status)}`, () => this.store.pageAncestors(q));
+  }
+
+  pageRoots(q: RootsQuery): Promise<RawPage<string, CodeRecord>> {
+    return this.page(`o${SEP}${q.system}${SEP}${opt(q.after)}${SEP}${q.limit}${SEP}${opt(q.status)}`, () => this.store.pageRoots(q));
+  }
+
+  systemExists(system: string): Promise<boolean> {
+    return this.store.systemExists(system);
+  }
+
+  codesJson(ids: readonly string[], asOf: string | null): Promise<Map<string, JsonText<CodeRecord>>> {
+    return this.store.codesJson(ids, asOf);
+  }
+
+  private async page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
+    const version = this.cache.open();
+    const cached = this.cache.get(key) as P | undefined;
+    if (cached !== undefined) return cached;
+    const page = await read();
+    this.cache.set(key, page, stringBytes(page.json) + PAGE_OVERHEAD, version);
+    return page;
+  }
+}
+
+function relatives(q: RelativesQuery): string {
+  return `${q.id}${SEP}${opt(q.after)}${SEP}${q.limit}${SEP}${opt(q.status)}`;
+}
