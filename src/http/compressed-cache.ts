@@ -4,7 +4,7 @@
  * - compressed forms, keyed by the body's entity tag and the coding, so an
  *   entry can never be served for another body;
  * - the tag of the last body each URL answered with, reused only when the new
- *   body is the very same bytes (compared in full, at memory speed, where the
+ *   body is the very same text (its bytes compared in full, at memory speed, where the
  *   digest costs ~0.7 µs a kilobyte), so a reused tag is exactly the tag the
  *   digest would give.
  * Both keep their bytes in a ByteRing (one buffer outside the V8 heap, first
@@ -17,6 +17,8 @@ export class CompressedCache {
   readonly #compressed: ByteRing;
   /** URL → the body's bytes, with its tag beside. */
   readonly #tags: ByteRing<string>;
+  /** Where a body is encoded to be compared with a remembered one (the bodies up to 128 K characters). */
+  readonly #scratch = Buffer.allocUnsafeSlow(384 * 1024);
 
   /** maxBytes 0 keeps nothing. */
   constructor(maxBytes: number) {
@@ -42,12 +44,16 @@ export class CompressedCache {
     this.#compressed.set(`${coding}${tag}`, body, undefined);
   }
 
-  /** The tag this URL's body had last time, if the body is the same bytes now. */
-  knownTag(url: string, body: Buffer): string | undefined {
-    return this.#tags.equals(url, body) ? this.#tags.meta(url) : undefined;
+  /** The tag this URL's body had last time, if the body is the same text now. */
+  knownTag(url: string, body: string): string | undefined {
+    if (!this.#tags.has(url)) return undefined;
+    // Encoded into a buffer kept for this (0.5 µs for a 20 KB page, where Buffer.from allocates: 6–20 µs).
+    if (body.length * 3 > this.#scratch.length) return this.#tags.equals(url, Buffer.from(body)) ? this.#tags.meta(url) : undefined;
+    const length = this.#scratch.write(body, 0, 'utf8');
+    return this.#tags.equals(url, this.#scratch, length) ? this.#tags.meta(url) : undefined;
   }
 
-  rememberTag(url: string, body: Buffer, tag: string): void {
+  rememberTag(url: string, body: string, tag: string): void {
     this.#tags.set(url, body, tag);
   }
 }

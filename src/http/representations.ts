@@ -61,13 +61,14 @@ export function registerRepresentations(app: FastifyInstance, { cache }: Represe
     // Routes send their JSON as text; anything else (errors included) is left alone.
     if (reply.statusCode !== 200 || typeof payload !== 'string' || (method !== 'GET' && method !== 'HEAD')) return payload;
     const compressible = payload.length >= COMPRESSION_THRESHOLD;
-    // Sent as these bytes (Fastify would make them anyway): compared with the remembered body, digested when it differs.
-    const body = Buffer.from(payload);
+    // The bytes are made only when needed: a remembered tag and a cached compressed form need none.
+    let body: Buffer | undefined;
     // Small bodies digest in about a microsecond: only larger ones are worth remembering.
-    let tag = compressible ? cache.knownTag(request.url, body) : undefined;
+    let tag = compressible ? cache.knownTag(request.url, payload) : undefined;
     if (tag === undefined) {
+      body = Buffer.from(payload);
       tag = entityTag(body);
-      if (compressible) cache.rememberTag(request.url, body, tag);
+      if (compressible) cache.rememberTag(request.url, payload, tag);
     }
     // HEAD sends no body, so nothing to compress: its headers describe the identity body.
     const coding = compressible && method === 'GET' ? chooseCoding(request.headers['accept-encoding']) : null;
@@ -82,10 +83,10 @@ export function registerRepresentations(app: FastifyInstance, { cache }: Represe
       // HEAD: Fastify's own HEAD step turns the text into its Content-Length (the one a 200 would carry) and sends nothing.
       return method === 'HEAD' ? payload : null;
     }
-    if (coding === null) return body;
+    if (coding === null) return body ?? payload;
     let compressed = cache.get(tag, coding);
     if (compressed === undefined) {
-      compressed = compress(body, coding);
+      compressed = compress(body ?? Buffer.from(payload), coding);
       cache.set(tag, coding, compressed);
     }
     reply.header('Content-Encoding', coding);

@@ -25,9 +25,10 @@ test('whatever it holds reads back exactly as written, within the bound, however
         const written = new Map<string, Buffer>();
         for (const [k, size, fill] of ops) {
           const key = `k${k}`;
-          const bytes = Buffer.alloc(size, fill);
-          assert.equal(ring.set(key, bytes, undefined), true);
-          written.set(key, bytes);
+          // Bytes, or text of one, two or three bytes a character (written another way).
+          const value = fill % 2 === 0 ? Buffer.alloc(size, fill) : ['a', 'é', '漢'][fill % 3]!.repeat(size / 3);
+          assert.equal(ring.set(key, value, undefined), true);
+          written.set(key, Buffer.from(value));
           assert.ok(ring.bytes <= maxBytes, `${ring.bytes} > ${maxBytes}`);
           for (const [held, expected] of written) {
             const found = ring.copy(held);
