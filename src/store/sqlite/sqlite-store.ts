@@ -310,9 +310,7 @@ class SqliteImportTransaction implements ImportTransaction {
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
     );
     this.search ??= new SqliteSearchIndexer(this.db);
-    for (const c of codes) {
-      stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
-      this.search.write(searchRowOf(c));
-    }
+    for (const c of codes) stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
+    this.search.writeMany(codes.map(searchRowOf));
   }
 }
