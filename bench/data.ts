@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { IMPORT_HEAP_FLAGS } from '../src/cli/bounded-heap.ts';
 import type { GenerateManifest } from '../src/tools/generate/data-set.ts';
 import type { ImportTimings } from './import-data.ts';
 
@@ -37,12 +38,8 @@ export interface BuildRecord {
   imports: ImportTimings;
 }
 
-/**
- * V8 flags of the importing child: a small young generation and a capped old
- * one make V8 collect the garbage of a streamed import instead of growing its
- * heap (left alone, a 1 000 000-code import's RSS passed 600 MB with ~30 MB live).
- */
-export const IMPORT_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=256'];
+/** V8 flags of the importing child: the ones `codebook import` runs with (src/cli/bounded-heap.ts). */
+export const IMPORT_FLAGS = IMPORT_HEAP_FLAGS;
 
 export function dataKey(p: DataParams): string {
   return `c${p.codes}-m${p.changes}-d${p.dates}-s${p.seed}`;

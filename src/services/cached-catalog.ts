@@ -1,37 +1,34 @@
 /**
  * The catalog store with an exact cache of its hot reads in front: records by
  * id (GET /v1/codes/{id}) and pages of /v1/codes and /v1/changes, as the same
- * JSON texts the store returns; the navigation reads (as of a date, and the
- * hierarchy) share the cache through cached-navigation.ts. Only the body read is cached: the access
+ * JSON texts the store returns (kept as UTF-8 bytes, see read-cache.ts); the
+ * navigation reads (as of a date, and the hierarchy) share the cache through
+ * cached-navigation.ts. Only the body read is cached: the access
  * checks, limits, counting and the request log run for every request before
  * the handler gets here. Everything else is the store's.
  */
-import type { JsonText } from '../domain/json-text.ts';
+import { jsonItems, jsonText, type JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
 import type { CatalogStore } from './catalog.ts';
-import { CachedNavigation } from './cached-navigation.ts';
-import { ReadCache, stringBytes, type ReadCacheStats } from './read-cache.ts';
+import { CachedNavigation, type PageMeta } from './cached-navigation.ts';
+import { ReadCache, type ReadCacheStats } from './read-cache.ts';
 
 /** Separates the parts of a cache key; never inside a validated parameter (cached-navigation.ts uses the same). */
 const SEP = '\u0000';
 /** Stands for an absent filter, apart from any value. */
 const NONE = '\u0001';
-/** The other fields of a raw page (count, last key, flags), roughly (bytes). */
-const PAGE_OVERHEAD = 96;
-
-type Cached = JsonText<CodeRecord> | RawPage<string, CodeRecord> | RawPage<ChangeKey, ChangeRecord>;
 
 export class CachedCatalog implements CatalogStore {
   private readonly store: CatalogStore;
-  private readonly cache: ReadCache<Cached>;
+  private readonly cache: ReadCache<PageMeta | undefined>;
   readonly systems: CatalogStore['systems'];
   readonly navigation: CatalogStore['navigation'];
 
   /** version: see ReadCache; maxBytes 0 turns the cache off. */
   constructor(store: CatalogStore, options: { maxBytes: number; version: () => number }) {
     this.store = store;
-    this.cache = new ReadCache<Cached>(options.maxBytes, options.maxBytes > 0 ? options.version : () => Number.NaN);
+    this.cache = new ReadCache<PageMeta | undefined>(options.maxBytes, options.maxBytes > 0 ? options.version : () => Number.NaN);
     this.systems = store.systems;
     this.navigation = new CachedNavigation(store.navigation, this.cache);
   }
@@ -39,10 +36,10 @@ export class CachedCatalog implements CatalogStore {
   async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
     const key = `r${SEP}${id}`;
     const version = this.cache.open();
-    const cached = this.cache.get(key) as JsonText<CodeRecord> | undefined;
-    if (cached !== undefined) return cached;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return jsonText<CodeRecord>(cached.text);
     const json = await this.store.codeJson(id);
-    if (json !== null) this.cache.set(key, json, stringBytes(json), version);
+    if (json !== null) this.cache.set(key, json, undefined, version);
     return json;
   }
 
@@ -71,10 +68,12 @@ export class CachedCatalog implements CatalogStore {
 
   private async page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
     const version = this.cache.open();
-    const cached = this.cache.get(key) as P | undefined;
-    if (cached !== undefined) return cached;
+    const cached = this.cache.get(key);
+    // Only page keys hold a meta, and each kind of page key only its own kind of page.
+    if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.text) } as P;
     const page = await read();
-    this.cache.set(key, page as unknown as Cached, stringBytes(page.json) + PAGE_OVERHEAD, version);
+    const { json, ...meta } = page;
+    this.cache.set(key, json, meta, version);
     return page;
   }
 }

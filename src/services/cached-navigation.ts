@@ -7,27 +7,28 @@
  * dropped when anything commits (an import writes records, versions and the
  * hierarchy in one transaction). Batches and existence checks go to the store.
  */
-import type { JsonText } from '../domain/json-text.ts';
+import { jsonItems, jsonText, type JsonText } from '../domain/json-text.ts';
 import type { AncestorKey, AncestorsQuery, AsOfPageQuery, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
 import type { RawPage } from '../domain/pages.ts';
 import type { CodeRecord } from '../domain/records.ts';
 import type { CatalogStore } from './catalog.ts';
-import { stringBytes, type ReadCache } from './read-cache.ts';
+import type { ReadCache } from './read-cache.ts';
 
 type Navigation = CatalogStore['navigation'];
+/** What a page keeps beside its text; a record keeps nothing (undefined). */
+export type PageMeta = Omit<RawPage<unknown>, 'json'>;
 
 /** The same separators as cached-catalog.ts; the key prefixes there are r, c and h. */
 const SEP = '\u0000';
 const NONE = '\u0001';
-const PAGE_OVERHEAD = 96;
 
 const opt = (value: string | null): string => value ?? NONE;
 
 export class CachedNavigation implements Navigation {
   private readonly store: Navigation;
-  private readonly cache: ReadCache<unknown>;
+  private readonly cache: ReadCache<PageMeta | undefined>;
 
-  constructor(store: Navigation, cache: ReadCache<unknown>) {
+  constructor(store: Navigation, cache: ReadCache<PageMeta | undefined>) {
     this.store = store;
     this.cache = cache;
   }
@@ -35,11 +36,11 @@ export class CachedNavigation implements Navigation {
   async codeJsonAsOf(id: string, asOf: string): Promise<JsonText<CodeRecord> | null> {
     const key = `a${SEP}${asOf}${SEP}${id}`;
     const version = this.cache.open();
-    const cached = this.cache.get(key) as JsonText<CodeRecord> | undefined;
-    if (cached !== undefined) return cached;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return jsonText<CodeRecord>(cached.text);
     const json = await this.store.codeJsonAsOf(id, asOf);
     // Not found is not kept: its 404 asks the store whether the code exists now.
-    if (json !== null) this.cache.set(key, json, stringBytes(json), version);
+    if (json !== null) this.cache.set(key, json, undefined, version);
     return json;
   }
 
@@ -75,10 +76,12 @@ export class CachedNavigation implements Navigation {
 
   private async page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
     const version = this.cache.open();
-    const cached = this.cache.get(key) as P | undefined;
-    if (cached !== undefined) return cached;
+    const cached = this.cache.get(key);
+    // Only page keys hold a meta, and each kind of page key only its own kind of page.
+    if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.text) } as P;
     const page = await read();
-    this.cache.set(key, page, stringBytes(page.json) + PAGE_OVERHEAD, version);
+    const { json, ...meta } = page;
+    this.cache.set(key, json, meta, version);
     return page;
   }
 }

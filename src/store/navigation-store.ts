@@ -31,13 +31,24 @@ export interface NavigationStore {
 
 /** What an import writes for the navigation reads, inside its transaction. */
 export interface NavigationWriter {
-  /** child → parents of every code of the system that has parents, as stored. */
+  /** child → parents of every code of the system that has parents, as stored (the migrations). */
   systemParents(system: string): Promise<Map<string, string[]>>;
   /**
    * Replaces the system's edges with `parents`, and its closure with `closure`;
    * null: too large to keep, reads walk the edges.
    */
   writeHierarchy(system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): Promise<void>;
+  /**
+   * Replaces the parents of these codes (an empty list: the code has none),
+   * in the import's chunks: the hierarchy is never held whole in memory.
+   */
+  replaceParents(codes: readonly { id: string; parents: readonly string[] }[]): Promise<void>;
+  /**
+   * Rebuilds the system's closure from its edges in the database when it has
+   * at most `budget` rows, else drops it (reads walk the edges); returns
+   * whether it is kept.
+   */
+  rebuildClosure(system: string, budget: number): Promise<boolean>;
   /** The latest version's record of each code (by effective date, then change id); codes without one are absent. */
   latestVersions(codeIds: readonly string[]): Promise<Map<string, string>>;
   /** Appends versions: each closes the open version of its code at its validFrom. */

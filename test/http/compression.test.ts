@@ -10,7 +10,6 @@ import { after, before, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { chooseCoding } from '../../src/http/accept-encoding.ts';
-import { ByteLru, ENTRY_OVERHEAD } from '../../src/http/byte-lru.ts';
 import { CompressedCache } from '../../src/http/compressed-cache.ts';
 import { COMPRESSION_THRESHOLD } from '../../src/http/representations.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
@@ -156,30 +155,18 @@ test('over a real socket: the compressed bytes, their length, Vary, and an empty
   assert.equal(await fetched.text(), identity.body.toString('utf8'));
 });
 
-test('a byte-bounded LRU holds at most its bound, dropping the least recently used', () => {
-  const bound = 3 * (1000 + ENTRY_OVERHEAD);
-  const lru = new ByteLru<Buffer>(bound, (b) => b.length);
-  const body = (n: number) => Buffer.alloc(1000, n);
-  for (let i = 0; i < 3; i++) lru.set(`t${i}`, body(i));
-  assert.equal(lru.size, 3);
-  assert.ok(lru.get('t0')); // t0 is now the most recent
-  lru.set('t3', body(3));
-  assert.equal(lru.size, 3);
-  assert.equal(lru.get('t1'), undefined, 't1 was the least recently used');
-  assert.ok(lru.get('t0'));
-  assert.ok(lru.bytes <= bound);
-  const none = new ByteLru<Buffer>(0, (b) => b.length);
-  none.set('t', body(1));
-  assert.equal(none.size, 0);
-});
-
 test('a remembered tag is reused only for the very same text; compressed forms are kept per coding', () => {
   const cache = new CompressedCache(1024 * 1024);
   const text = JSON.stringify({ data: 'x'.repeat(2000) });
   cache.rememberTag('/v1/codes', text, '"tag1"');
   assert.equal(cache.knownTag('/v1/codes', JSON.parse(JSON.stringify(text)) as string), '"tag1"', 'an equal text in another string');
   assert.equal(cache.knownTag('/v1/codes', text.replace('xx', 'xy')), undefined, 'a text one character apart');
+  assert.equal(cache.knownTag('/v1/codes', `${text} `), undefined, 'a longer text');
   assert.equal(cache.knownTag('/v1/codes?limit=2', text), undefined, 'another URL');
+  const long = JSON.stringify({ data: 'é'.repeat(200_000) });
+  const large = new CompressedCache(16 * 1024 * 1024);
+  large.rememberTag('/v1/changes', long, '"tag2"');
+  assert.equal(large.knownTag('/v1/changes', JSON.parse(JSON.stringify(long)) as string), '"tag2"', 'a text longer than the scratch buffer');
   cache.set('"tag1"', 'br', Buffer.from('compressed'));
   assert.ok(cache.get('"tag1"', 'br'));
   assert.equal(cache.get('"tag1"', 'gzip'), undefined);

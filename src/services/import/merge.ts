@@ -13,7 +13,7 @@ import { changedFields, changeTypeOf, compareBinary, contentHash, pick } from '.
 import { checkStagedGraph } from './graph-check.ts';
 import { refuseBackdating, refuseMassRetirement, refuseReusedRelease } from './guards.ts';
 import type { ImportOptions, ImportSummary } from './summary.ts';
-import { writeHierarchy, writeVersions, type NavigationChange } from './navigation.ts';
+import { movesInHierarchy, rebuildHierarchy, writeVersions, type NavigationChange } from './navigation.ts';
 import { ImportRejected, type ImportRequest } from './request.ts';
 import type { ImportStage, StagedRow } from './stage.ts';
 
@@ -75,7 +75,7 @@ export async function applyStaged(
   let unchanged = 0;
   let inUse = 0;
   let merged = 0;
-  const moved: NavigationChange[] = [];
+  let moved = false;
 
   const writeChunk = async (work: Work[]) => {
     const contents = stage.contents(work.flatMap((w) => (w.kind === 'missing' ? [] : [w.row.rank])));
@@ -109,6 +109,7 @@ export async function applyStaged(
     const codeWrites: CodeWrite[] = [];
     const recorded: ChangeRecord[] = [];
     const records = new Map<string, string>();
+    const parentsMoved: NavigationChange[] = [];
     for (const p of pending) {
       const repair = p.previous !== null && p.fields.length === 0;
       const record: CodeRecord = {
@@ -158,12 +159,15 @@ export async function applyStaged(
       records.set(p.id, json);
       counts[p.type]++;
       nextId++;
-      const fields = p.previous === null ? null : p.fields;
-      if (fields === null ? p.content.parents.length > 0 : fields.includes('parents')) moved.push({ id: p.id, parents: p.content.parents, fields });
+      if (movesInHierarchy(p.content.parents, p.previous === null ? null : p.fields)) parentsMoved.push({ id: p.id, parents: p.content.parents });
     }
     await tx.writeChanges(changeWrites);
     await tx.writeCodes(codeWrites);
     await writeVersions(tx, recorded, records, backdated);
+    if (parentsMoved.length > 0) {
+      await tx.navigation.replaceParents(parentsMoved);
+      moved = true;
+    }
     progress('write', merged, stage.rows, merged);
   };
 
@@ -215,7 +219,7 @@ export async function applyStaged(
   refuseMassRetirement(req, counts.retired, inUse);
   refuseReusedRelease(req, releaseKnown, changes);
 
-  await writeHierarchy(tx, req.system, moved, codeCounts.active + codeCounts.deprecated + codeCounts.retired);
+  await rebuildHierarchy(tx, req.system, moved, codeCounts.active + codeCounts.deprecated + codeCounts.retired);
   const firstChangeId = changes > 0 ? firstId : null;
   const lastChangeId = changes > 0 ? nextId - 1 : null;
   if (!releaseKnown) {

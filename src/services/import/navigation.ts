@@ -4,7 +4,7 @@
  * record each change produced (the versions that `as_of` reads serve). Runs
  * inside the import's transaction, so the reads never see one without the other.
  */
-import { closureBudget, computeClosure } from '../../domain/closure.ts';
+import { closureBudget } from '../../domain/closure.ts';
 import type { CodeVersion } from '../../domain/history.ts';
 import type { ChangeRecord, CodeRecord, CodeStatus, ContentField } from '../../domain/records.ts';
 import type { ImportTransaction } from '../../store/store.ts';
@@ -12,20 +12,19 @@ import type { ImportTransaction } from '../../store/store.ts';
 export interface NavigationChange {
   id: string;
   parents: readonly string[];
-  /** null: the code is new. */
-  fields: ContentField[] | null;
 }
 
-/** Rewrites the system's hierarchy when the import adds a code with parents or changes any code's parents. */
-export async function writeHierarchy(tx: ImportTransaction, system: string, changes: readonly NavigationChange[], codes: number): Promise<void> {
-  const moved = changes.filter((c) => (c.fields === null ? c.parents.length > 0 : c.fields.includes('parents')));
-  if (moved.length === 0) return;
-  const parents = await tx.navigation.systemParents(system);
-  for (const c of moved) {
-    if (c.parents.length === 0) parents.delete(c.id);
-    else parents.set(c.id, [...c.parents]);
-  }
-  await tx.navigation.writeHierarchy(system, parents, computeClosure(parents, closureBudget(codes)));
+/** Whether a change moves the code in its hierarchy: an added code with parents, or a change of its parents. */
+export function movesInHierarchy(parents: readonly string[], fields: readonly ContentField[] | null): boolean {
+  return fields === null ? parents.length > 0 : fields.includes('parents');
+}
+
+/**
+ * After the last chunk's edges are written: the system's closure, rebuilt by
+ * the database from its edges when the import moved any code.
+ */
+export async function rebuildHierarchy(tx: ImportTransaction, system: string, moved: boolean, codes: number): Promise<void> {
+  if (moved) await tx.navigation.rebuildClosure(system, closureBudget(codes));
 }
 
 /**

@@ -6,6 +6,7 @@ import type { ClosureRow } from '../../domain/closure.ts';
 import { replayCode, type CodeVersion } from '../../domain/history.ts';
 import type { ChangeRecord } from '../../domain/records.ts';
 import type { NavigationWriter } from '../navigation-store.ts';
+import { closureBoundSql, closureFits, closureInsertSql } from '../sql/closure-queries.ts';
 import { arrays, exec, type Queryable } from './pg-client.ts';
 
 const CHUNK = 5_000;
@@ -61,6 +62,32 @@ export class PostgresNavigationWriter implements NavigationWriter {
       system,
       closure ? 1 : 0,
     ]);
+  }
+
+  async replaceParents(codes: readonly { id: string; parents: readonly string[] }[]): Promise<void> {
+    for (const part of chunks(codes)) {
+      await exec(this.client, 'DELETE FROM code_edges WHERE child = ANY($1::text[])', [part.map((c) => c.id)]);
+      const edges = part.flatMap((c) => [...new Set(c.parents)].map((parent) => [c.id, parent] as const));
+      if (edges.length === 0) continue;
+      await exec(this.client, 'INSERT INTO code_edges (child, parent) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING', [
+        edges.map((e) => e[0]),
+        edges.map((e) => e[1]),
+      ]);
+    }
+  }
+
+  async rebuildClosure(system: string, budget: number): Promise<boolean> {
+    const p = (n: number) => `$${n}`;
+    await exec(this.client, 'DELETE FROM code_closure WHERE descendant >= $1 AND descendant < $2', range(system));
+    const cap = budget + 1;
+    const [[paths, pairs]] = (await arrays<[string, string]>(this.client, closureBoundSql(p), [...range(system), cap])) as [[string, string]];
+    const kept = closureFits(Number(paths), Number(pairs), cap, budget);
+    if (kept) await exec(this.client, closureInsertSql(p), range(system));
+    await exec(this.client, 'INSERT INTO code_hierarchies (system, closure) VALUES ($1, $2) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure', [
+      system,
+      kept ? 1 : 0,
+    ]);
+    return kept;
   }
 
   async latestVersions(codeIds: readonly string[]): Promise<Map<string, string>> {

@@ -8,6 +8,7 @@ import type { ClosureRow } from '../../domain/closure.ts';
 import { replayCode, type CodeVersion } from '../../domain/history.ts';
 import type { ChangeRecord } from '../../domain/records.ts';
 import type { NavigationWriter } from '../navigation-store.ts';
+import { closureBoundSql, closureFits, closureInsertSql } from '../sql/closure-queries.ts';
 
 /** Ids of a system are `{system}:…`: they sort from `{system}:` up to, not including, `{system};`. */
 export function systemRange(system: string): [string, string] {
@@ -18,6 +19,8 @@ export class SqliteNavigationWriter implements NavigationWriter {
   private readonly db: DatabaseSync;
   private insertVersion: StatementSync | null = null;
   private closeVersion: StatementSync | null = null;
+  private dropEdges: StatementSync | null = null;
+  private insertEdge: StatementSync | null = null;
 
   constructor(db: DatabaseSync) {
     this.db = db;
@@ -37,6 +40,27 @@ export class SqliteNavigationWriter implements NavigationWriter {
 
   async writeHierarchy(system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): Promise<void> {
     writeSqliteHierarchy(this.db, system, parents, closure);
+  }
+
+  async replaceParents(codes: readonly { id: string; parents: readonly string[] }[]): Promise<void> {
+    this.dropEdges ??= this.db.prepare('DELETE FROM code_edges WHERE child = ?');
+    this.insertEdge ??= this.db.prepare('INSERT INTO code_edges (child, parent) VALUES (?, ?) ON CONFLICT DO NOTHING');
+    for (const c of codes) this.dropEdges.run(c.id);
+    for (const c of codes) for (const parent of c.parents) this.insertEdge.run(c.id, parent);
+  }
+
+  async rebuildClosure(system: string, budget: number): Promise<boolean> {
+    const [from, to] = systemRange(system);
+    const p = (n: number) => `?${n}`;
+    this.db.prepare('DELETE FROM code_closure WHERE descendant >= ? AND descendant < ?').run(from, to);
+    const cap = budget + 1;
+    const bound = this.db.prepare(closureBoundSql(p)).get(from, to, cap) as { paths: number; pairs: number };
+    const kept = closureFits(Number(bound.paths), Number(bound.pairs), cap, budget);
+    if (kept) this.db.prepare(closureInsertSql(p)).run(from, to);
+    this.db
+      .prepare('INSERT INTO code_hierarchies (system, closure) VALUES (?, ?) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure')
+      .run(system, kept ? 1 : 0);
+    return kept;
   }
 
   async latestVersions(codeIds: readonly string[]): Promise<Map<string, string>> {

@@ -1,0 +1,129 @@
+/**
+ * The ring the read cache and the compressed cache keep their bytes in: what
+ * it returns is exactly what was put under that key, however the ring has
+ * wrapped; it stays within its bound; and once full, a key gets in on its
+ * second request, so a record asked for again and again is served from the
+ * cache from then on.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { ByteRing, ENTRY_OVERHEAD } from '../../src/services/byte-ring.ts';
+import { Doorkeeper } from '../../src/services/doorkeeper.ts';
+import { ReadCache } from '../../src/services/read-cache.ts';
+
+test('whatever it holds reads back exactly as written, within the bound, however it wraps', () => {
+  const maxBytes = 64 * 1024;
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 1200 }), fc.integer({ min: 0, max: 255 })), {
+        minLength: 1,
+        maxLength: 400,
+      }),
+      (ops) => {
+        const ring = new ByteRing({ maxBytes });
+        const written = new Map<string, Buffer>();
+        for (const [k, size, fill] of ops) {
+          const key = `k${k}`;
+          // Bytes, or text of one, two or three bytes a character (written another way).
+          const value = fill % 2 === 0 ? Buffer.alloc(size, fill) : ['a', 'é', '漢'][fill % 3]!.repeat(size / 3);
+          assert.equal(ring.set(key, value, undefined), true);
+          written.set(key, Buffer.from(value));
+          assert.ok(ring.bytes <= maxBytes, `${ring.bytes} > ${maxBytes}`);
+          for (const [held, expected] of written) {
+            const found = ring.copy(held);
+            if (found === undefined) continue; // evicted
+            assert.deepEqual(found.bytes, expected, `${held} reads back what was written`);
+          }
+        }
+        // The last one written is always there.
+        const [lastKey] = ops.at(-1)!;
+        assert.ok(ring.has(`k${lastKey}`));
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+test('first in, first out: the oldest entries make room', () => {
+  const ring = new ByteRing({ maxBytes: 64 * 1024 });
+  const size = Math.floor(ring.capacity / 8);
+  for (let i = 0; i < 8; i++) ring.set(`k${i}`, Buffer.alloc(size, i), undefined);
+  assert.equal(ring.size, 8);
+  ring.set('k8', Buffer.alloc(size, 8), undefined);
+  assert.equal(ring.has('k0'), false, 'the oldest went');
+  assert.equal(ring.has('k1'), true);
+  assert.equal(ring.evictions, 1);
+});
+
+test('text comes back as the same text, any character (UTF-8 inside)', () => {
+  const ring = new ByteRing<{ n: number }>({ maxBytes: 64 * 1024 });
+  const text = '{"display":"Ünïcödé — 漢字 𝄞 \\u0000 ok"}';
+  ring.set('t', text, { n: 1 });
+  assert.deepEqual(ring.text('t'), { text, meta: { n: 1 } });
+  assert.equal(ring.equals('t', Buffer.from(text)), true);
+  assert.equal(ring.equals('t', Buffer.from(`${text} `)), false);
+});
+
+test('nothing larger than an eighth of the buffer, nothing at all with a bound of 0', () => {
+  const ring = new ByteRing({ maxBytes: 64 * 1024 });
+  assert.equal(ring.set('big', Buffer.alloc(ring.capacity / 8 + 1), undefined), false);
+  assert.equal(ring.size, 0);
+  const none = new ByteRing({ maxBytes: 0 });
+  assert.equal(none.set('t', 'x', undefined), false);
+  assert.equal(none.bytes, 0);
+});
+
+test('the index is bounded too: at most an eighth of the bound at ENTRY_OVERHEAD an entry', () => {
+  const maxBytes = 64 * 1024;
+  const ring = new ByteRing({ maxBytes });
+  for (let i = 0; i < 1000; i++) ring.set(`k${i}`, 'x', undefined);
+  assert.equal(ring.size, Math.floor(maxBytes / 8 / ENTRY_OVERHEAD));
+  assert.ok(ring.bytes <= maxBytes);
+});
+
+test('the doorkeeper lets a key in on its second sight and forgets it then', () => {
+  const door = new Doorkeeper(1024);
+  assert.equal(door.secondSight('a'), false);
+  assert.equal(door.secondSight('b'), false);
+  assert.equal(door.secondSight('a'), true);
+  assert.equal(door.secondSight('a'), false, 'a third sight starts over');
+});
+
+test('a full read cache turns away a record asked for once, keeps one asked for again: a hit from the third request on', () => {
+  const cache = new ReadCache(64 * 1024, () => 1);
+  const read = (id: string): string => {
+    const version = cache.open();
+    const found = cache.get(id);
+    if (found !== undefined) return found.text;
+    const text = `{"id":"${id}","display":"${'x'.repeat(500)}"}`;
+    cache.set(id, text, undefined, version);
+    return text;
+  };
+  // Until it first evicts, everything gets in.
+  for (let i = 0; i < 200; i++) read(`fill${i}`);
+  assert.ok(cache.stats().evictions > 0, 'full');
+  // A stream of records asked for once each no longer rewrites it.
+  const before = cache.stats();
+  for (let i = 0; i < 1000; i++) read(`once${i}`);
+  assert.equal(cache.stats().evictions, before.evictions, 'nothing evicted for records asked for once');
+  // A record asked for again is kept on its second request and served from the cache after.
+  read('hot');
+  read('hot');
+  const hits = cache.stats().hits;
+  for (let i = 0; i < 5; i++) assert.match(read('hot'), /"id":"hot"/);
+  assert.equal(cache.stats().hits, hits + 5);
+});
+
+test('the cache is exact across versions: a version change drops it, a read under an older version is not kept', () => {
+  let version = 1;
+  const cache = new ReadCache(64 * 1024, () => version);
+  const v = cache.open();
+  cache.set('a', 'old', undefined, v);
+  assert.equal(cache.get('a')?.text, 'old');
+  version = 2;
+  cache.open();
+  assert.equal(cache.get('a'), undefined, 'dropped when the version moved');
+  cache.set('a', 'read under 1', undefined, v);
+  assert.equal(cache.get('a'), undefined, 'a read begun under the old version is not kept');
+});
