@@ -1,18 +1,17 @@
 /**
  * The catalog store with an exact cache of its hot reads in front: records by
- * id (GET /v1/codes/{id}) and pages of /v1/codes, /v1/changes and search, as the same
+ * id (GET /v1/codes/{id}) and pages of /v1/codes and /v1/changes, as the same
  * JSON texts the store returns (kept as UTF-8 bytes, see read-cache.ts); the
  * navigation reads (as of a date, and the hierarchy) share the cache through
  * cached-navigation.ts. Only the body read is cached: the access
  * checks, limits, counting and the request log run for every request before
  * the handler gets here. Everything else is the store's.
  */
-import { jsonText, type JsonText } from '../domain/json-text.ts';
+import { jsonItems, jsonText, type JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
-import type { CodeSearchQuery, SearchKey } from '../domain/search.ts';
 import type { CatalogStore } from './catalog.ts';
-import { CachedNavigation, cachedPage, type PageMeta } from './cached-navigation.ts';
+import { CachedNavigation, type PageMeta } from './cached-navigation.ts';
 import { ReadCache, type ReadCacheStats } from './read-cache.ts';
 
 /** Separates the parts of a cache key; never inside a validated parameter (cached-navigation.ts uses the same). */
@@ -59,19 +58,22 @@ export class CachedCatalog implements CatalogStore {
     return this.store.codeExists(id);
   }
 
-  /** A search page, keyed by the query as searched (folded, its words), its filters and its cursor's position. */
-  searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
-    const after = q.after === null ? NONE : `${q.after.group}${SEP}${q.after.text}${SEP}${q.after.id}${SEP}${q.after.seq}`;
-    // The query's text may hold any character, the separators too: written as JSON, it cannot run into the next part.
-    const terms = JSON.stringify([q.terms.folded, q.terms.words]);
-    return this.page(`s${SEP}${terms}${SEP}${after}${SEP}${q.limit}${SEP}${q.system ?? NONE}${SEP}${q.status ?? NONE}`, () => this.store.searchCodes(q));
+  searchCodes(...args: Parameters<CatalogStore['searchCodes']>): ReturnType<CatalogStore['searchCodes']> {
+    return this.store.searchCodes(...args);
   }
 
   stats(): ReadCacheStats {
     return this.cache.stats();
   }
 
-  private page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
-    return cachedPage(this.cache, key, read);
+  private async page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
+    const version = this.cache.open();
+    const cached = this.cache.get(key);
+    // Only page keys hold a meta, and each kind of page key only its own kind of page.
+    if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.text) } as P;
+    const page = await read();
+    const { json, ...meta } = page;
+    this.cache.set(key, json, meta, version);
+    return page;
   }
 }

@@ -18,7 +18,7 @@ type Navigation = CatalogStore['navigation'];
 /** What a page keeps beside its text; a record keeps nothing (undefined). */
 export type PageMeta = Omit<RawPage<unknown>, 'json'>;
 
-/** The same separators as cached-catalog.ts; the key prefixes there are r, c, h and s. */
+/** The same separators as cached-catalog.ts; the key prefixes there are r, c and h. */
 const SEP = '\u0000';
 const NONE = '\u0001';
 
@@ -74,21 +74,16 @@ export class CachedNavigation implements Navigation {
     return this.store.codesJson(ids, asOf);
   }
 
-  private page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
-    return cachedPage(this.cache, key, read);
+  private async page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
+    const version = this.cache.open();
+    const cached = this.cache.get(key);
+    // Only page keys hold a meta, and each kind of page key only its own kind of page.
+    if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.text) } as P;
+    const page = await read();
+    const { json, ...meta } = page;
+    this.cache.set(key, json, meta, version);
+    return page;
   }
-}
-
-/** A page through the cache: served from it when it holds the key, else read and kept under the version the read began in. */
-export async function cachedPage<P extends RawPage<unknown>>(cache: ReadCache<PageMeta | undefined>, key: string, read: () => Promise<P>): Promise<P> {
-  const version = cache.open();
-  const cached = cache.get(key);
-  // Only page keys hold a meta, and each kind of page key only its own kind of page.
-  if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.text) } as P;
-  const page = await read();
-  const { json, ...meta } = page;
-  cache.set(key, json, meta, version);
-  return page;
 }
 
 function relatives(q: RelativesQuery): string {
