@@ -55,6 +55,28 @@ describe('PostgreSQL', { skip }, () => {
   });
 
   describe('PostgresStore only', () => {
+    test('a large import leaves fresh planner statistics of the tables it wrote; a small one leaves them to autovacuum', async () => {
+      const lastAnalyze = async (schema: string) => {
+        const client = new pg.Client({ connectionString: db!.url });
+        await client.connect();
+        try {
+          const found = await client.query("SELECT last_analyze FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'codes'", [schema]);
+          return found.rows[0]?.last_analyze ?? null;
+        } finally {
+          await client.end();
+        }
+      };
+      const small = await db!.createSchema();
+      await writeCodes(await freshStore({ schema: small }), [codeRow('s:A'), codeRow('s:B')]);
+      assert.equal(await lastAnalyze(small), null, 'two codes: no ANALYZE');
+      const large = await db!.createSchema();
+      await writeCodes(
+        await freshStore({ schema: large }),
+        Array.from({ length: 50_000 }, (_, i) => codeRow(`l:C${i}`)),
+      );
+      assert.notEqual(await lastAnalyze(large), null, '50 000 codes: analysed once committed');
+    });
+
     test('migrations: instances starting at once apply each version exactly once', async () => {
       const schema = await db!.createSchema();
       const stores = await Promise.all([1, 2, 3].map(() => freshStore({ schema })));

@@ -98,7 +98,11 @@ export class PostgresImportTransaction implements ImportTransaction {
     }
   }
 
+  /** Code rows written so far: a large import is followed by fresh planner statistics. */
+  codesWritten = 0;
+
   async writeCodes(codes: CodeWrite[]): Promise<void> {
+    this.codesWritten += codes.length;
     // One statement may not upsert a row twice: the last write of an id wins, as it would row by row.
     const last = new Map<string, CodeWrite>();
     for (const c of codes) last.set(c.id, c);

@@ -22,7 +22,19 @@ import { searchPostgres } from './search.ts';
 import { PostgresSystemsStore } from './systems.ts';
 import type { CodeSearchQuery, SearchKey, SearchTuning } from '../search-walk.ts';
 import { PostgresNavigation } from './navigation.ts';
-import { arrays, createPool, exec, inTransaction, LOCK_KEY_SQL, rows, storeError, withOwnConnection, type PoolOptions, type Value } from './pg-client.ts';
+import {
+  arrays,
+  createPool,
+  exec,
+  inTransaction,
+  LOCK_KEY_SQL,
+  rows,
+  storeError,
+  withOwnConnection,
+  type PoolOptions,
+  type Queryable,
+  type Value,
+} from './pg-client.ts';
 
 export interface PostgresStoreOptions extends PoolOptions {
   /** How long an import waits for another import to finish, in ms. */
@@ -34,6 +46,23 @@ export interface PostgresStoreOptions extends PoolOptions {
 const LOCK_NOT_AVAILABLE = '55P03';
 const BUMP_ACCESS_VERSION = `INSERT INTO settings (key, value) VALUES ('access_version', '1')
   ON CONFLICT (key) DO UPDATE SET value = (settings.value::bigint + 1)::text`;
+
+/**
+ * Codes an import writes before the tables it wrote are analysed as soon as it
+ * commits: until autovacuum gets to them, the planner's statistics predate the
+ * rows, and at 1 000 000 freshly imported codes the search's two-word class had
+ * a p99 of 164 ms that ANALYZE brought to 89 ms.
+ */
+const ANALYZE_AFTER_CODES = 50_000;
+
+/** Planner statistics for the tables an import writes; the import has committed, so a failure here only waits for autovacuum. */
+async function analyzeAfterImport(pool: Queryable): Promise<void> {
+  try {
+    await exec(pool, 'ANALYZE codes, changes, code_versions, code_edges, code_closure, search_codes');
+  } catch {
+    // Statistics are an optimisation: the import stands.
+  }
+}
 
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
@@ -141,6 +170,7 @@ export class PostgresStore implements Store {
 
   /** On a connection of its own, without the requests' statement timeout: an import may take minutes. */
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
+    let codesWritten = 0;
     const result = await withOwnConnection(this.connection, (connection, markBroken) =>
       inTransaction(connection, markBroken, async (client) => {
         await exec(client, `SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.importWaitMs))}`);
@@ -151,13 +181,16 @@ export class PostgresStore implements Store {
           throw new Error(`another import held the import lock for more than ${Math.round(this.importWaitMs / 1000)} s`, { cause: error });
         }
         await exec(client, 'SET LOCAL lock_timeout = 0');
-        const written = await fn(new PostgresImportTransaction(client));
+        const tx = new PostgresImportTransaction(client);
+        const written = await fn(tx);
+        codesWritten = tx.codesWritten;
         // Cached reads are vouched for by the access version (through Redis): an import moves it too.
         await exec(client, BUMP_ACCESS_VERSION);
         return written;
       }),
     );
     for (const listener of this.importListeners) await listener();
+    if (codesWritten >= ANALYZE_AFTER_CODES) await analyzeAfterImport(this.pool);
     return result;
   }
 
