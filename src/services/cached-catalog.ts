@@ -7,11 +7,11 @@
  * checks, limits, counting and the request log run for every request before
  * the handler gets here. Everything else is the store's.
  */
-import { jsonItems, jsonText, type JsonText } from '../domain/json-text.ts';
+import { jsonText, type JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
 import type { CatalogStore } from './catalog.ts';
-import { CachedNavigation, type PageMeta } from './cached-navigation.ts';
+import { CachedNavigation, cachedPage, type PageMeta } from './cached-navigation.ts';
 import { ReadCache, type ReadCacheStats } from './read-cache.ts';
 
 /** Separates the parts of a cache key; never inside a validated parameter (cached-navigation.ts uses the same). */
@@ -66,14 +66,7 @@ export class CachedCatalog implements CatalogStore {
     return this.cache.stats();
   }
 
-  private async page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
-    const version = this.cache.open();
-    const cached = this.cache.get(key);
-    // Only page keys hold a meta, and each kind of page key only its own kind of page.
-    if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.text) } as P;
-    const page = await read();
-    const { json, ...meta } = page;
-    this.cache.set(key, json, meta, version);
-    return page;
+  private page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
+    return cachedPage(this.cache, key, read);
   }
 }

@@ -74,16 +74,21 @@ export class CachedNavigation implements Navigation {
     return this.store.codesJson(ids, asOf);
   }
 
-  private async page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
-    const version = this.cache.open();
-    const cached = this.cache.get(key);
-    // Only page keys hold a meta, and each kind of page key only its own kind of page.
-    if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.text) } as P;
-    const page = await read();
-    const { json, ...meta } = page;
-    this.cache.set(key, json, meta, version);
-    return page;
+  private page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
+    return cachedPage(this.cache, key, read);
   }
+}
+
+/** A page through the cache: served from it when it holds the key, else read and kept under the version the read began in. */
+export async function cachedPage<P extends RawPage<unknown>>(cache: ReadCache<PageMeta | undefined>, key: string, read: () => Promise<P>): Promise<P> {
+  const version = cache.open();
+  const cached = cache.get(key);
+  // Only page keys hold a meta, and each kind of page key only its own kind of page.
+  if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.text) } as P;
+  const page = await read();
+  const { json, ...meta } = page;
+  cache.set(key, json, meta, version);
+  return page;
 }
 
 function relatives(q: RelativesQuery): string {
