@@ -5,7 +5,6 @@
  * src/store/postgres/navigation.ts) and pass the same suite.
  */
 import type { CodeVersion } from '../domain/history.ts';
-import type { ClosureRow } from '../domain/closure.ts';
 import type { JsonText } from '../domain/json-text.ts';
 import type { AncestorKey, AncestorsQuery, AsOfPageQuery, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
 import type { RawPage } from '../domain/pages.ts';
@@ -31,13 +30,6 @@ export interface NavigationStore {
 
 /** What an import writes for the navigation reads, inside its transaction. */
 export interface NavigationWriter {
-  /** child → parents of every code of the system that has parents, as stored (the migrations). */
-  systemParents(system: string): Promise<Map<string, string[]>>;
-  /**
-   * Replaces the system's edges with `parents`, and its closure with `closure`;
-   * null: too large to keep, reads walk the edges.
-   */
-  writeHierarchy(system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): Promise<void>;
   /**
    * Replaces the parents of these codes (an empty list: the code has none),
    * in the import's chunks: the hierarchy is never held whole in memory.

@@ -3,7 +3,7 @@
  * database that already holds codes and changes (see the SQLite twin).
  */
 import type pg from 'pg';
-import { closureBudget, computeClosure } from '../../domain/closure.ts';
+import { closureBudget } from '../../domain/closure.ts';
 import { arrays } from './pg-client.ts';
 import { parseOrNull } from '../parse-or-null.ts';
 import { ADDED_WITH_NAVIGATION, BEFORE_NAVIGATION, planUpgradePostgres } from '../plan-upgrade.ts';
@@ -57,20 +57,19 @@ export async function migrateNavigation(client: pg.Client): Promise<void> {
   // Plans that had every endpoint get the new ones (free gains codes.hierarchy only when seeded new).
   await client.query(planUpgradePostgres(BEFORE_NAVIGATION, ADDED_WITH_NAVIGATION));
   const writer = new PostgresNavigationWriter(client);
-  const graphs = new Map<string, Map<string, string[]>>();
+  // Edges, then each system's closure from them, as an import does.
   const sizes = new Map<string, number>();
+  const withParents = new Set<string>();
+  const moved: { id: string; parents: string[] }[] = [];
   for (const [id, system, json] of await arrays<[string, string, string]>(client, 'SELECT id, system, json FROM codes')) {
     sizes.set(system, (sizes.get(system) ?? 0) + 1);
     const parents = parseOrNull<{ parents?: unknown }>(json)?.parents;
     if (!Array.isArray(parents) || parents.length === 0) continue;
-    let graph = graphs.get(system);
-    if (!graph) graphs.set(system, (graph = new Map<string, string[]>()));
-    graph.set(
-      id,
-      parents.filter((p): p is string => typeof p === 'string'),
-    );
+    withParents.add(system);
+    moved.push({ id, parents: parents.filter((p): p is string => typeof p === 'string') });
   }
-  for (const [system, graph] of graphs) await writer.writeHierarchy(system, graph, computeClosure(graph, closureBudget(sizes.get(system) ?? 0)));
+  await writer.replaceParents(moved);
+  for (const system of withParents) await writer.rebuildClosure(system, closureBudget(sizes.get(system) ?? 0));
   const changes = await arrays<[string, string]>(client, 'SELECT code_id, json FROM changes ORDER BY code_id, effective_date, id');
   await writer.appendVersions(replayAll(changes), false);
 }

@@ -2,7 +2,6 @@
  * What an import writes on PostgreSQL for the navigation reads, on the
  * import's connection and inside its transaction.
  */
-import type { ClosureRow } from '../../domain/closure.ts';
 import { replayCode, type CodeVersion } from '../../domain/history.ts';
 import type { ChangeRecord } from '../../domain/records.ts';
 import type { NavigationWriter } from '../navigation-store.ts';
@@ -23,45 +22,6 @@ export class PostgresNavigationWriter implements NavigationWriter {
 
   constructor(client: Queryable) {
     this.client = client;
-  }
-
-  async systemParents(system: string): Promise<Map<string, string[]>> {
-    const found = await arrays<[string, string]>(
-      this.client,
-      'SELECT child, parent FROM code_edges WHERE child >= $1 AND child < $2 ORDER BY child, parent',
-      range(system),
-    );
-    const parents = new Map<string, string[]>();
-    for (const [child, parent] of found) {
-      const list = parents.get(child);
-      if (list) list.push(parent);
-      else parents.set(child, [parent]);
-    }
-    return parents;
-  }
-
-  async writeHierarchy(system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): Promise<void> {
-    await exec(this.client, 'DELETE FROM code_edges WHERE child >= $1 AND child < $2', range(system));
-    await exec(this.client, 'DELETE FROM code_closure WHERE descendant >= $1 AND descendant < $2', range(system));
-    const edges: [string, string][] = [];
-    for (const [child, ps] of parents) for (const p of new Set(ps)) edges.push([child, p]);
-    for (const part of chunks(edges)) {
-      await exec(this.client, 'INSERT INTO code_edges (child, parent) SELECT * FROM unnest($1::text[], $2::text[])', [
-        part.map((e) => e[0]),
-        part.map((e) => e[1]),
-      ]);
-    }
-    for (const part of chunks(closure ?? [])) {
-      await exec(this.client, 'INSERT INTO code_closure (ancestor, descendant, depth) SELECT * FROM unnest($1::text[], $2::text[], $3::integer[])', [
-        part.map((r) => r.ancestor),
-        part.map((r) => r.descendant),
-        part.map((r) => r.depth),
-      ]);
-    }
-    await exec(this.client, 'INSERT INTO code_hierarchies (system, closure) VALUES ($1, $2) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure', [
-      system,
-      closure ? 1 : 0,
-    ]);
   }
 
   async replaceParents(codes: readonly { id: string; parents: readonly string[] }[]): Promise<void> {

@@ -1,16 +1,19 @@
 /**
  * Migration 5 on SQLite: what hierarchy and as-of reads need, built for a
  * database that already holds codes and changes. Edges come from the
- * records' parents, each system's closure is computed as the importer does,
+ * records' parents, each system's closure is built from them as the importer does,
  * and every code's versions are replayed from its changes.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { closureBudget, computeClosure } from '../../domain/closure.ts';
+import { closureBudget } from '../../domain/closure.ts';
 import { replayCode } from '../../domain/history.ts';
 import type { ChangeRecord } from '../../domain/records.ts';
-import { SqliteNavigationWriter, writeSqliteHierarchy } from './navigation-writer.ts';
+import { rebuildSqliteClosure, replaceSqliteParents, SqliteNavigationWriter } from './navigation-writer.ts';
 import { parseOrNull } from '../parse-or-null.ts';
 import { ADDED_WITH_NAVIGATION, BEFORE_NAVIGATION, planUpgradeSqlite } from '../plan-upgrade.ts';
+
+/** Codes whose edges are written at a time. */
+const EDGE_CHUNK = 2_000;
 
 const SCHEMA = `
   -- One row per (parent, child) edge of the parent graph.
@@ -61,22 +64,23 @@ export function migrateNavigation(db: DatabaseSync): void {
   db.exec(SCHEMA);
   // Plans that had every endpoint get the new ones (free gains codes.hierarchy only when seeded new).
   db.exec(planUpgradeSqlite(BEFORE_NAVIGATION, ADDED_WITH_NAVIGATION));
-  const parentsOf = new Map<string, Map<string, string[]>>();
+  // Edges a chunk at a time, then each system's closure from them, as an import does.
   const sizes = new Map<string, number>();
+  const withParents = new Set<string>();
+  let chunk: { id: string; parents: string[] }[] = [];
   for (const { id, system, json } of db.prepare('SELECT id, system, json FROM codes').iterate() as Iterable<{ id: string; system: string; json: string }>) {
     sizes.set(system, (sizes.get(system) ?? 0) + 1);
     const parents = parseOrNull<{ parents?: unknown }>(json)?.parents;
     if (!Array.isArray(parents) || parents.length === 0) continue;
-    let graph = parentsOf.get(system);
-    if (!graph) parentsOf.set(system, (graph = new Map<string, string[]>()));
-    graph.set(
-      id,
-      parents.filter((p): p is string => typeof p === 'string'),
-    );
+    withParents.add(system);
+    chunk.push({ id, parents: parents.filter((p): p is string => typeof p === 'string') });
+    if (chunk.length >= EDGE_CHUNK) {
+      replaceSqliteParents(db, chunk);
+      chunk = [];
+    }
   }
-  for (const [system, graph] of parentsOf) {
-    writeSqliteHierarchy(db, system, graph, computeClosure(graph, closureBudget(sizes.get(system) ?? 0)));
-  }
+  replaceSqliteParents(db, chunk);
+  for (const system of withParents) rebuildSqliteClosure(db, system, closureBudget(sizes.get(system) ?? 0));
 
   const writer = new SqliteNavigationWriter(db);
   let codeId: string | null = null;

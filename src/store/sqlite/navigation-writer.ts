@@ -4,7 +4,6 @@
  * the version of each code a change produced.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { ClosureRow } from '../../domain/closure.ts';
 import { replayCode, type CodeVersion } from '../../domain/history.ts';
 import type { ChangeRecord } from '../../domain/records.ts';
 import type { NavigationWriter } from '../navigation-store.ts';
@@ -19,48 +18,17 @@ export class SqliteNavigationWriter implements NavigationWriter {
   private readonly db: DatabaseSync;
   private insertVersion: StatementSync | null = null;
   private closeVersion: StatementSync | null = null;
-  private dropEdges: StatementSync | null = null;
-  private insertEdge: StatementSync | null = null;
 
   constructor(db: DatabaseSync) {
     this.db = db;
   }
 
-  async systemParents(system: string): Promise<Map<string, string[]>> {
-    const stmt = this.db.prepare('SELECT child, parent FROM code_edges INDEXED BY code_edges_by_child WHERE child >= ? AND child < ? ORDER BY child, parent');
-    stmt.setReturnArrays(true);
-    const parents = new Map<string, string[]>();
-    for (const [child, parent] of stmt.iterate(...systemRange(system)) as Iterable<[string, string]>) {
-      const list = parents.get(child);
-      if (list) list.push(parent);
-      else parents.set(child, [parent]);
-    }
-    return parents;
-  }
-
-  async writeHierarchy(system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): Promise<void> {
-    writeSqliteHierarchy(this.db, system, parents, closure);
-  }
-
   async replaceParents(codes: readonly { id: string; parents: readonly string[] }[]): Promise<void> {
-    this.dropEdges ??= this.db.prepare('DELETE FROM code_edges WHERE child = ?');
-    this.insertEdge ??= this.db.prepare('INSERT INTO code_edges (child, parent) VALUES (?, ?) ON CONFLICT DO NOTHING');
-    for (const c of codes) this.dropEdges.run(c.id);
-    for (const c of codes) for (const parent of c.parents) this.insertEdge.run(c.id, parent);
+    replaceSqliteParents(this.db, codes);
   }
 
   async rebuildClosure(system: string, budget: number): Promise<boolean> {
-    const [from, to] = systemRange(system);
-    const p = (n: number) => `?${n}`;
-    this.db.prepare('DELETE FROM code_closure WHERE descendant >= ? AND descendant < ?').run(from, to);
-    const cap = budget + 1;
-    const bound = this.db.prepare(closureBoundSql(p)).get(from, to, cap) as { paths: number; pairs: number };
-    const kept = closureFits(Number(bound.paths), Number(bound.pairs), cap, budget);
-    if (kept) this.db.prepare(closureInsertSql(p)).run(from, to);
-    this.db
-      .prepare('INSERT INTO code_hierarchies (system, closure) VALUES (?, ?) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure')
-      .run(system, kept ? 1 : 0);
-    return kept;
+    return rebuildSqliteClosure(this.db, system, budget);
   }
 
   async latestVersions(codeIds: readonly string[]): Promise<Map<string, string>> {
@@ -95,18 +63,26 @@ export class SqliteNavigationWriter implements NavigationWriter {
   }
 }
 
-export function writeSqliteHierarchy(db: DatabaseSync, system: string, parents: ReadonlyMap<string, readonly string[]>, closure: ClosureRow[] | null): void {
+/** Replaces the edges of these codes with their parents (synchronous: the migrations call it too). */
+export function replaceSqliteParents(db: DatabaseSync, codes: readonly { id: string; parents: readonly string[] }[]): void {
+  const dropEdges = db.prepare('DELETE FROM code_edges WHERE child = ?');
+  const insertEdge = db.prepare('INSERT INTO code_edges (child, parent) VALUES (?, ?) ON CONFLICT DO NOTHING');
+  for (const c of codes) dropEdges.run(c.id);
+  for (const c of codes) for (const parent of c.parents) insertEdge.run(c.id, parent);
+}
+
+/** The system's closure from its edges, or none when over the budget (see sql/closure-queries.ts); whether it is kept. */
+export function rebuildSqliteClosure(db: DatabaseSync, system: string, budget: number): boolean {
   const [from, to] = systemRange(system);
-  db.prepare('DELETE FROM code_edges WHERE child >= ? AND child < ?').run(from, to);
+  const p = (n: number) => `?${n}`;
   db.prepare('DELETE FROM code_closure WHERE descendant >= ? AND descendant < ?').run(from, to);
-  const edge = db.prepare('INSERT INTO code_edges (child, parent) VALUES (?, ?) ON CONFLICT DO NOTHING');
-  for (const [child, ps] of parents) for (const p of ps) edge.run(child, p);
-  if (closure) {
-    const row = db.prepare('INSERT INTO code_closure (ancestor, descendant, depth) VALUES (?, ?, ?)');
-    for (const r of closure) row.run(r.ancestor, r.descendant, r.depth);
-  }
+  const cap = budget + 1;
+  const bound = db.prepare(closureBoundSql(p)).get(from, to, cap) as { paths: number; pairs: number };
+  const kept = closureFits(Number(bound.paths), Number(bound.pairs), cap, budget);
+  if (kept) db.prepare(closureInsertSql(p)).run(from, to);
   db.prepare('INSERT INTO code_hierarchies (system, closure) VALUES (?, ?) ON CONFLICT (system) DO UPDATE SET closure = excluded.closure').run(
     system,
-    closure ? 1 : 0,
+    kept ? 1 : 0,
   );
+  return kept;
 }
