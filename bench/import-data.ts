@@ -17,7 +17,7 @@ import { progressBar } from '../src/cli/progress.ts';
 import { describeSummary } from '../src/cli/import.ts';
 import { loadConfig } from '../src/config.ts';
 import { createDeps } from '../src/deps.ts';
-import type { GeneratedImport, GenerateManifest } from '../src/tools/generate/data-set.ts';
+import { importRequestOf, type GeneratedImport, type GenerateManifest } from '../src/tools/generate/data-set.ts';
 import { runImport, type ImportSummary } from '../src/services/import/importer.ts';
 import type { Store } from '../src/store/store.ts';
 
@@ -38,11 +38,7 @@ export interface ImportTimings {
 async function importOne(store: Store, dir: string, entry: GeneratedImport): Promise<{ summary: ImportSummary; ms: number }> {
   const bar = progressBar();
   const started = performance.now();
-  const summary = await runImport(
-    store,
-    { file: join(dir, entry.file), system: entry.system, release: entry.release, effectiveDate: entry.effective_date, format: entry.format, mode: entry.mode },
-    { onProgress: bar.update },
-  );
+  const summary = await runImport(store, importRequestOf(dir, entry), { onProgress: bar.update });
   const ms = performance.now() - started;
   bar.done();
   process.stderr.write(`  imported ${describeSummary(summary)}\n`);

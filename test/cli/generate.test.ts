@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { SYSTEMS, type GenerateManifest } from '../../src/tools/generate/data-set.ts';
+import { importRequestOf, SYSTEMS, type GenerateManifest } from '../../src/tools/generate/data-set.ts';
 import { LAB_ROOTS, labLevels } from '../../src/tools/generate/systems.ts';
 import { runImport } from '../../src/services/import/importer.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
@@ -61,14 +61,7 @@ test('the files import in manifest order with the counts the manifest gives', as
   try {
     let lastChangeId = 0;
     for (const entry of manifest.imports) {
-      const s = await runImport(store, {
-        file: join(out, entry.file),
-        system: entry.system,
-        release: entry.release,
-        effectiveDate: entry.effective_date,
-        format: entry.format,
-        mode: entry.mode,
-      });
+      const s = await runImport(store, importRequestOf(out, entry));
       assert.deepEqual({ added: s.added, revised: s.revised, retired: s.retired, reactivated: s.reactivated }, entry.expected, entry.file);
       assert.equal(s.unchanged, 0, `${entry.file}: every row of a generated file is a change`);
       lastChangeId = s.lastChangeId ?? lastChangeId;
@@ -120,14 +113,7 @@ test('a generated data set imports with its hierarchy: the lab roots, two-parent
   const store = new SqliteStore({ path: join(dir, 'hierarchy.db') });
   try {
     for (const entry of manifest.imports) {
-      await runImport(store, {
-        file: join(out, entry.file),
-        system: entry.system,
-        release: entry.release,
-        effectiveDate: entry.effective_date,
-        format: entry.format,
-        mode: entry.mode,
-      });
+      await runImport(store, importRequestOf(out, entry));
     }
     const lab = SYSTEMS.find((s) => s.name === 'lab')!;
     const id = (i: number) => `lab:${lab.code(i)}`;

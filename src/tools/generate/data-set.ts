@@ -16,6 +16,7 @@ import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidRequest } from '../../errors.ts';
 import type { ChangeType } from '../../domain/records.ts';
+import type { ImportRequest } from '../../services/import/request.ts';
 import { hash, Random } from './random.ts';
 import { ACTIVE, csvRow, DEPRECATED, digits, RETIRED, SYSTEMS, type SystemSpec } from './systems.ts';
 
@@ -47,6 +48,18 @@ export interface GeneratedImport {
   rows: number;
   /** The changes importing this file records, in release order. */
   expected: Record<ChangeType, number>;
+}
+
+/** The import of a manifest entry, its file found in the manifest's directory. */
+export function importRequestOf(dir: string, entry: GeneratedImport): ImportRequest {
+  return {
+    file: join(dir, entry.file),
+    system: entry.system,
+    release: entry.release,
+    effectiveDate: entry.effective_date,
+    format: entry.format,
+    mode: entry.mode,
+  };
 }
 
 export interface GenerateManifest {
