@@ -16,7 +16,6 @@ import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidRequest } from '../../errors.ts';
 import type { ChangeType } from '../../domain/records.ts';
-import type { ImportRequest } from '../../services/import/request.ts';
 import { hash, Random } from './random.ts';
 import { ACTIVE, csvRow, DEPRECATED, digits, RETIRED, SYSTEMS, type SystemSpec } from './systems.ts';
 
@@ -50,8 +49,18 @@ export interface GeneratedImport {
   expected: Record<ChangeType, number>;
 }
 
+/** What `codebook import` (runImport's request) is given for a manifest entry, its file found in the manifest's directory. */
+export interface EntryImport {
+  file: string;
+  system: string;
+  release: string;
+  effectiveDate: string;
+  format: GeneratedImport['format'];
+  mode: GeneratedImport['mode'];
+}
+
 /** The import of a manifest entry, its file found in the manifest's directory. */
-export function importRequestOf(dir: string, entry: GeneratedImport): ImportRequest {
+export function importRequestOf(dir: string, entry: GeneratedImport): EntryImport {
   return {
     file: join(dir, entry.file),
     system: entry.system,
