@@ -46,6 +46,9 @@ export class RequestLogRecorder {
     this.timer.unref();
   }
 
+  /** The flush running or last run: the next one starts after it. */
+  private flushing: Promise<void> = Promise.resolve();
+
   record(entry: PendingRequest): void {
     if (this.pending.length >= MAX_PENDING) {
       this.dropped++;
@@ -54,7 +57,18 @@ export class RequestLogRecorder {
     this.pending.push(entry);
   }
 
-  async flush(): Promise<void> {
+  /**
+   * Writes what was recorded before the call. Flushes run one after another:
+   * a flush that found the batch already taken by the timer's would otherwise
+   * return before that batch was written.
+   */
+  flush(): Promise<void> {
+    const run = this.flushing.then(() => this.flushNow());
+    this.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushNow(): Promise<void> {
     if (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
