@@ -299,6 +299,27 @@ export function navigationTests(open: OpenStore): void {
     });
   });
 
+  test('a system whose closure grows past the budget is walked from the next read on', async () => {
+    await withOpened(open, async (store, dir) => {
+      const chain = (depth: number) =>
+        Array.from({ length: depth }, (_, i) => ({
+          code: `C${String(i).padStart(4, '0')}`,
+          display: `Level ${i}`,
+          parents: i === 0 ? '' : `C${String(i - 1).padStart(4, '0')}`,
+        }));
+      const id = (i: number) => `deep:C${String(i).padStart(4, '0')}`;
+      const ancestorsOf = (i: number) => walk(30, (after: AncestorKey | null) => store.navigation.pageAncestors({ id: id(i), after, limit: 30, status: null }));
+      await runImport(store, { file: csv(dir, chain(3)), format: 'csv', system: 'deep', release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' });
+      assert.deepEqual(ids(await ancestorsOf(2)), [id(1), id(0)], 'read from the kept closure');
+      await runImport(store, { file: csv(dir, chain(1_500)), format: 'csv', system: 'deep', release: 'r2', effectiveDate: '2024-02-01', mode: 'snapshot' });
+      assert.deepEqual(
+        ids(await ancestorsOf(40)),
+        Array.from({ length: 40 }, (_, k) => id(39 - k)),
+        'the closure is no longer kept: the read walks the edges at once',
+      );
+    });
+  });
+
   test('batch lookups answer the ids found, now and as of a date', async () => {
     await withOpened(open, async (store, dir) => {
       await importInto(

@@ -17,15 +17,40 @@ type Params = Record<string, string | number>;
 
 const systemOf = (id: string) => id.slice(0, Math.max(0, id.indexOf(':')));
 
+/** Systems whose flag is remembered at once: ids of unknown systems must not grow the map. */
+const MAX_KEPT_SYSTEMS = 1_000;
+
 export class SqliteNavigation extends SqliteStatements implements NavigationStore {
-  constructor(db: DatabaseSync) {
+  /** The data version the kept flags were read at (see SqliteStore.externalWriteVersion). */
+  private readonly version: () => number;
+  private keptAt = Number.NaN;
+  private readonly kept = new Map<string, boolean>();
+
+  constructor(db: DatabaseSync, version: () => number) {
     super(db);
+    this.version = version;
   }
 
-  /** False when the system's closure was too large to keep: its reads walk the edges. */
+  /**
+   * False when the system's closure was too large to keep: its reads walk the
+   * edges. Only an import changes it, and every import changes the data
+   * version, so the answer is kept until then: under load the statement cost a
+   * quarter of an ancestors page's SQL (its pages fall out of SQLite's cache).
+   */
   private closureKept(id: string): boolean {
-    const row = this.stmt('SELECT closure FROM code_hierarchies WHERE system = ?').get(systemOf(id)) as { closure: number } | undefined;
-    return row === undefined || row.closure === 1;
+    const version = this.version();
+    if (version !== this.keptAt) {
+      this.kept.clear();
+      this.keptAt = version;
+    }
+    const system = systemOf(id);
+    let kept = this.kept.get(system);
+    if (kept === undefined) {
+      const row = this.stmt('SELECT closure FROM code_hierarchies WHERE system = ?').get(system) as { closure: number } | undefined;
+      kept = row === undefined || row.closure === 1;
+      if (this.kept.size < MAX_KEPT_SYSTEMS) this.kept.set(system, kept);
+    }
+    return kept;
   }
 
   private page(sql: string, params: Params, limit: number): RawPage<string, CodeRecord> {

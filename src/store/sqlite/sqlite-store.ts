@@ -72,10 +72,10 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.dashboard = new SqlDashboardStore(sql);
     this.keyLife = new SqliteKeyLifeStore(this.db);
     this.systems = new SqliteSystemsStore(this.db);
-    this.navigation = new SqliteNavigation(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
     this.version = new WindowedVersion(() => Number((this.dataVersion.get() as unknown as [number])[0]));
+    this.navigation = new SqliteNavigation(this.db, () => this.externalWriteVersion());
   }
 
   /**
