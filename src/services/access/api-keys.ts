@@ -3,7 +3,7 @@
  * from [A-Za-z0-9] with a CSPRNG. Only the SHA-256 of the whole key and a short
  * display prefix are ever stored.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { KeyMode } from '../../domain/access.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -32,7 +32,7 @@ export function generateKey(mode: KeyMode): string {
 
 /** The stored form of a secret (an API key, a session or link token): its SHA-256, in hex. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** `svc_live_` or `svc_test_` (both 9 characters) and the first 4 random characters. */

