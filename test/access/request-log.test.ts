@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createOrg } from '../../src/services/access/admin.ts';
 import { createExpiringKey, updateOrgSettings } from '../../src/services/access/key-life.ts';
-import { loggedPath, MAX_PENDING, pageRequestLog, RequestLogRecorder } from '../../src/services/access/request-log.ts';
+import { APPEND_SLICE, loggedPath, MAX_PENDING, pageRequestLog, RequestLogRecorder } from '../../src/services/access/request-log.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { bare, bearer, randomPart } from './helpers.ts';
 
@@ -147,5 +147,39 @@ describe('request log', () => {
     }
     const logged = await pageRequestLog(ctx.deps.admin, ctx.org, { requestId: 'req_bound' }, 1);
     assert.equal(logged.entries.length, 1, 'what was kept is written on close');
+  });
+
+  test('a large batch is written a slice at a time: other requests run between the slices', async () => {
+    const recorder = new RequestLogRecorder(ctx.store.keyLife, { now: ctx.clock.now, flushIntervalMs: 3_600_000 });
+    const logged = async (i: number) => (await pageRequestLog(ctx.deps.admin, ctx.org, { requestId: `req_slice_${i}` }, 1)).entries.length === 1;
+    const total = 3 * APPEND_SLICE + 1;
+    try {
+      for (let i = 0; i < total; i++) {
+        recorder.record({
+          orgId: ctx.org.id,
+          keyId: 'key_x',
+          keyPrefix: 'svc_live_xxxx',
+          atMs: ctx.clock.ms,
+          method: 'GET',
+          url: '/v1/codes',
+          status: 200,
+          errorCode: null,
+          durationMs: 1,
+          requestId: `req_slice_${i}`,
+        });
+      }
+      const flushed = recorder.flush();
+      // What the event loop runs next, as a request arriving during the flush would be.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(
+        [await logged(0), await logged(APPEND_SLICE), await logged(total - 1)],
+        [true, false, false],
+        'between slices: the first one written, not the rest',
+      );
+      await flushed;
+      assert.deepEqual([await logged(APPEND_SLICE), await logged(total - 1)], [true, true], 'the whole batch once the flush returns');
+    } finally {
+      await recorder.close();
+    }
   });
 });

@@ -6,7 +6,8 @@
  *
  * Recording stays off the request's path: a request adds one small object to
  * an in-memory batch (bounded: beyond it, entries are dropped and counted, never
- * waited for), and the batch is appended every second in one transaction.
+ * waited for), and the batch is appended every second, in transactions of a few
+ * hundred entries with the event loop free between them.
  * Scaled out, every instance appends to the one PostgreSQL table.
  */
 import type { Organisation } from '../../domain/access.ts';
@@ -19,6 +20,8 @@ import type { AdminDeps } from './admin.ts';
 const DAY_MS = 86_400_000;
 export const MAX_PENDING = 20_000;
 const PRUNE_EVERY_MS = 60_000;
+/** Entries appended per transaction, the event loop free between them (~2 ms of SQLite work each). */
+export const APPEND_SLICE = 500;
 
 /** An entry as recorded on the hot path: the time as a number, turned into text only when written. */
 export interface PendingRequest extends Omit<RequestLogEntry, 'at' | 'path'> {
@@ -72,14 +75,23 @@ export class RequestLogRecorder {
     if (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      let ok = false;
+      let written = 0;
       try {
-        ok = await this.store.appendRequests(batch.map(({ atMs, url, ...rest }) => ({ ...rest, path: loggedPath(url), at: new Date(atMs).toISOString() })));
+        while (written < batch.length) {
+          const slice = batch.slice(written, written + APPEND_SLICE);
+          const ok = await this.store.appendRequests(
+            slice.map(({ atMs, url, ...rest }) => ({ ...rest, path: loggedPath(url), at: new Date(atMs).toISOString() })),
+          );
+          if (!ok) break;
+          for (const e of slice) this.orgsSincePrune.add(e.orgId);
+          written += slice.length;
+          // SQLite writes synchronously: a second's requests in one transaction held every other request for tens of ms.
+          if (written < batch.length) await new Promise((resolve) => setImmediate(resolve));
+        }
       } finally {
-        // Busy (an import holds the lock) or failed: keep the batch, ahead of what arrived meanwhile, within the bound.
-        if (!ok) this.pending = [...batch, ...this.pending].slice(0, MAX_PENDING);
+        // Busy (an import holds the lock) or failed: keep what was not written, ahead of what arrived meanwhile, within the bound.
+        if (written < batch.length) this.pending = [...batch.slice(written), ...this.pending].slice(0, MAX_PENDING);
       }
-      if (ok) for (const e of batch) this.orgsSincePrune.add(e.orgId);
     }
     const now = this.now();
     if (now - this.lastPrune >= PRUNE_EVERY_MS && this.orgsSincePrune.size > 0) {
