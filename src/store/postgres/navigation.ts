@@ -25,6 +25,11 @@ export class PostgresNavigation implements NavigationStore {
     this.pool = pool;
   }
 
+  /**
+   * False when the system's closure was too large to keep: its reads walk the
+   * edges. Asked only when the closure gave no row (closure rows exist only
+   * for kept systems), so a hierarchy page is one round trip, not two.
+   */
   private async closureKept(id: string): Promise<boolean> {
     const [row] = await arrays<[number]>(this.pool, 'SELECT closure FROM code_hierarchies WHERE system = $1', [systemOf(id)]);
     return row === undefined || Number(row[0]) === 1;
@@ -46,36 +51,27 @@ export class PostgresNavigation implements NavigationStore {
   }
 
   async pageDescendants(q: RelativesQuery): Promise<RawPage<string, CodeRecord>> {
-    if (!(await this.closureKept(q.id)))
-      return walkDescendants(
-        q.id,
-        q.after,
-        q.limit,
-        q.status,
-        (ids) => this.step('SELECT child FROM code_edges WHERE parent = ANY($1::text[])', ids),
-        (ids) => this.fetch(ids),
-      );
     const values: Value[] = [q.id, q.after ?? '', q.limit + 1];
     const status = q.status !== null ? `AND c.status = $${values.push(q.status)}` : '';
-    return this.page(
+    const page = await this.page(
       `SELECT c.id, c.json FROM code_closure k JOIN codes c ON c.id = k.descendant
       WHERE k.ancestor = $1 AND k.descendant > $2 ${status} ORDER BY k.descendant LIMIT $3`,
       values,
       q.limit,
     );
+    if (page.count > 0 || (await this.closureKept(q.id))) return page;
+    return walkDescendants(
+      q.id,
+      q.after,
+      q.limit,
+      q.status,
+      (ids) => this.step('SELECT child FROM code_edges WHERE parent = ANY($1::text[])', ids),
+      (ids) => this.fetch(ids),
+    );
   }
 
   /** PostgreSQL reads the row value (depth, ancestor) > (d, a) as one index range. */
   async pageAncestors(q: AncestorsQuery): Promise<RawPage<AncestorKey, CodeRecord>> {
-    if (!(await this.closureKept(q.id)))
-      return walkAncestors(
-        q.id,
-        q.after,
-        q.limit,
-        q.status,
-        (ids) => this.step('SELECT parent FROM code_edges WHERE child = ANY($1::text[])', ids),
-        (ids) => this.fetch(ids),
-      );
     const values: Value[] = [q.id, q.limit + 1];
     const where = ['k.descendant = $1'];
     if (q.after !== null) where.push(`(k.depth, k.ancestor) > ($${values.push(q.after.distance)}::integer, $${values.push(q.after.id)})`);
@@ -86,7 +82,16 @@ export class PostgresNavigation implements NavigationStore {
       WHERE ${where.join(' AND ')} ORDER BY k.depth, k.ancestor LIMIT $2`,
       values,
     );
-    return toRawPage<CodeRecord, [number, string, string], AncestorKey>(found, q.limit, 2, (row) => ({ distance: Number(row[0]), id: row[1] }));
+    if (found.length > 0 || (await this.closureKept(q.id)))
+      return toRawPage<CodeRecord, [number, string, string], AncestorKey>(found, q.limit, 2, (row) => ({ distance: Number(row[0]), id: row[1] }));
+    return walkAncestors(
+      q.id,
+      q.after,
+      q.limit,
+      q.status,
+      (ids) => this.step('SELECT parent FROM code_edges WHERE child = ANY($1::text[])', ids),
+      (ids) => this.fetch(ids),
+    );
   }
 
   async pageRoots(q: RootsQuery): Promise<RawPage<string, CodeRecord>> {
