@@ -20,7 +20,7 @@ import { flag } from './row-mappers.ts';
 import type { Sql, SqlValue } from './sql.ts';
 
 /** Rows of the request log deleted by one statement of a prune. */
-const PRUNE_SLICE = 1_000;
+const PRUNE_SLICE = 250;
 
 export abstract class SqlKeyLifeStore implements KeyLifeStore {
   protected readonly sql: Sql;
