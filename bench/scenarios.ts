@@ -115,7 +115,7 @@ export function scenarios(
     },
     {
       id: '4',
-      title: 'unknown key (401), a new one every request',
+      title: 'unknown key (401), never one the key cache holds',
       body: 'error401',
       expect: 401,
       source: { pathsFile: ids, pick: 'uniform', keys: 'random' },
