@@ -32,6 +32,22 @@ async function customer(slug: string) {
   return { org, live, test: testKey };
 }
 
+/** An entry as a request of the test organisation records it. */
+function pendingEntry(requestId: string) {
+  return {
+    orgId: ctx.org.id,
+    keyId: 'key_x',
+    keyPrefix: 'svc_live_xxxx',
+    atMs: ctx.clock.ms,
+    method: 'GET',
+    url: '/v1/codes',
+    status: 200,
+    errorCode: null,
+    durationMs: 1,
+    requestId,
+  };
+}
+
 describe('request log', () => {
   test('each request with its time, key prefix, method, path and query, status, error code, duration and Request-Id; found by Request-Id', async () => {
     const { org, live, test: t } = await customer('logged');
@@ -128,18 +144,7 @@ describe('request log', () => {
   test("memory is bounded: beyond the batch's bound, entries are dropped and counted, never waited for", async () => {
     const recorder = new RequestLogRecorder(ctx.store.keyLife, { now: ctx.clock.now, flushIntervalMs: 3_600_000 });
     try {
-      const entry = {
-        orgId: ctx.org.id,
-        keyId: 'key_x',
-        keyPrefix: 'svc_live_xxxx',
-        atMs: ctx.clock.ms,
-        method: 'GET',
-        url: '/v1/codes',
-        status: 200,
-        errorCode: null,
-        durationMs: 1,
-        requestId: 'req_bound',
-      };
+      const entry = pendingEntry('req_bound');
       for (let i = 0; i < MAX_PENDING + 7; i++) recorder.record(entry);
       assert.equal(recorder.dropped, 7);
     } finally {
@@ -154,20 +159,7 @@ describe('request log', () => {
     const logged = async (i: number) => (await pageRequestLog(ctx.deps.admin, ctx.org, { requestId: `req_slice_${i}` }, 1)).entries.length === 1;
     const total = 3 * APPEND_SLICE + 1;
     try {
-      for (let i = 0; i < total; i++) {
-        recorder.record({
-          orgId: ctx.org.id,
-          keyId: 'key_x',
-          keyPrefix: 'svc_live_xxxx',
-          atMs: ctx.clock.ms,
-          method: 'GET',
-          url: '/v1/codes',
-          status: 200,
-          errorCode: null,
-          durationMs: 1,
-          requestId: `req_slice_${i}`,
-        });
-      }
+      for (let i = 0; i < total; i++) recorder.record(pendingEntry(`req_slice_${i}`));
       const flushed = recorder.flush();
       // What the event loop runs next, as a request arriving during the flush would be.
       await new Promise((resolve) => setImmediate(resolve));
