@@ -10,6 +10,7 @@
  * hundred entries with the event loop free between them.
  * Scaled out, every instance appends to the one PostgreSQL table.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Organisation } from '../../domain/access.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { flushUntilWritten } from '../../store/flush-until-written.ts';
@@ -86,7 +87,7 @@ export class RequestLogRecorder {
           for (const e of slice) this.orgsSincePrune.add(e.orgId);
           written += slice.length;
           // SQLite writes synchronously: a second's requests in one transaction held every other request for tens of ms.
-          if (written < batch.length) await new Promise((resolve) => setImmediate(resolve));
+          if (written < batch.length) await nextTurn();
         }
       } finally {
         // Busy (an import holds the lock) or failed: keep what was not written, ahead of what arrived meanwhile, within the bound.

@@ -4,6 +4,7 @@
  * must never wait for the write lock there; PostgreSQL appends the batch as
  * one statement), so each backend's class supplies that one method.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UsageRow } from '../access-store.ts';
 import { exposureFromRow, loggedRequestFromRow, usageFromRow } from '../key-life-rows.ts';
 import {
@@ -111,7 +112,7 @@ export abstract class SqlKeyLifeStore implements KeyLifeStore {
         [orgId, before, orgId, keep - 1, PRUNE_SLICE],
       );
       if (deleted < PRUNE_SLICE) return;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 
