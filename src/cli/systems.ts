@@ -37,7 +37,7 @@ export async function systemsCommand(args: string[], deps: () => Promise<Deps>):
     USAGE,
   );
   const out = output(values.json);
-  const { store } = await deps();
+  const { store, admin } = await deps();
   switch (action) {
     case 'list': {
       const systems = await allSystems(store);
@@ -65,7 +65,7 @@ export async function systemsCommand(args: string[], deps: () => Promise<Deps>):
         if (name === 'name') fields.name = value;
         else fields[name] = value === '' ? null : value;
       }
-      const system = await setSystemFields(store, positionals[0]!, fields);
+      const system = await setSystemFields(store, positionals[0]!, fields, new Date(), admin.afterChange);
       out.result(systemRecord(system), `system ${system.id} saved\n${describe(system)}`);
       return;
     }

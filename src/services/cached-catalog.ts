@@ -2,16 +2,18 @@
  * The catalog store with an exact cache of its hot reads in front: records by
  * id (GET /v1/codes/{id}) and pages of /v1/codes and /v1/changes, as the same
  * JSON texts the store returns (kept as UTF-8 bytes, see read-cache.ts); the
- * navigation reads (as of a date, and the hierarchy) share the cache through
- * cached-navigation.ts. Only the body read is cached: the access
- * checks, limits, counting and the request log run for every request before
- * the handler gets here. Everything else is the store's.
+ * navigation reads (as of a date, and the hierarchy) and the systems and
+ * releases share the cache through cached-navigation.ts and cached-systems.ts.
+ * Only the body read is cached: the access checks, limits, counting and the
+ * request log run for every request before the handler gets here. Everything
+ * else is the store's.
  */
 import { jsonText, type JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
 import type { CatalogStore } from './catalog.ts';
 import { CachedNavigation, cachedPage, type PageMeta } from './cached-navigation.ts';
+import { CachedSystems } from './cached-systems.ts';
 import { ReadCache, type ReadCacheStats } from './read-cache.ts';
 
 /** Separates the parts of a cache key; never inside a validated parameter (cached-navigation.ts uses the same). */
@@ -29,7 +31,7 @@ export class CachedCatalog implements CatalogStore {
   constructor(store: CatalogStore, options: { maxBytes: number; version: () => number }) {
     this.store = store;
     this.cache = new ReadCache<PageMeta | undefined>(options.maxBytes, options.maxBytes > 0 ? options.version : () => Number.NaN);
-    this.systems = store.systems;
+    this.systems = new CachedSystems(store.systems, this.cache);
     this.navigation = new CachedNavigation(store.navigation, this.cache);
   }
 

@@ -86,8 +86,19 @@ export async function allSystems(store: Store): Promise<SystemInfo[]> {
 
 const MAX_FIELD_LENGTH = 2000;
 
-/** Sets an operator's descriptive fields of a system; an empty value clears one (the name cannot be cleared). */
-export async function setSystemFields(store: Store, id: string, fields: SystemFields, now: Date = new Date()): Promise<SystemInfo> {
+/**
+ * Sets an operator's descriptive fields of a system; an empty value clears one
+ * (the name cannot be cleared). Running servers keep systems in their read
+ * cache: afterChange (AdminDeps') returns once every one of them will answer
+ * the change on its next request.
+ */
+export async function setSystemFields(
+  store: Store,
+  id: string,
+  fields: SystemFields,
+  now: Date = new Date(),
+  afterChange: () => Promise<void> = async () => {},
+): Promise<SystemInfo> {
   for (const [name, value] of Object.entries(fields)) {
     if (typeof value === 'string' && (value.length > MAX_FIELD_LENGTH || !value.isWellFormed()))
       throw new InvalidRequest(`--${name} must be well-formed text of at most ${MAX_FIELD_LENGTH} characters`);
@@ -98,5 +109,6 @@ export async function setSystemFields(store: Store, id: string, fields: SystemFi
   if (Object.keys(fields).length === 0) throw new InvalidRequest('nothing to set: give at least one of --name, --description, --url, --publisher, --license');
   const updated = await store.systems.updateSystem(id, fields, now.toISOString());
   if (updated === null) throw new InvalidRequest(`no system "${id}"; a system exists once a release of it has been imported`);
+  await afterChange();
   return updated;
 }

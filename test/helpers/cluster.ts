@@ -44,7 +44,12 @@ export interface Cluster {
   env: Record<string, string>;
   instance(options?: InstanceOptions): Promise<Instance>;
   /** An organisation on a plan of its own, and a live key for it. */
-  customer(slug: string, limits: { ratePerMinute: number; monthlyQuota: number | null }): Promise<{ org: Organisation; key: string; keyId: string }>;
+  /** A customer on a plan of its own: the code and change reads unless endpoints says which. */
+  customer(
+    slug: string,
+    limits: { ratePerMinute: number; monthlyQuota: number | null },
+    endpoints?: string[],
+  ): Promise<{ org: Organisation; key: string; keyId: string }>;
   close(): Promise<void>;
 }
 
@@ -90,9 +95,9 @@ export async function createCluster(name: string): Promise<Cluster> {
       instances.push(instance);
       return instance;
     },
-    async customer(slug, limits) {
+    async customer(slug, limits, endpoints = ['codes.list', 'codes.get', 'changes.list']) {
       const admin = instances[0]!.deps.admin;
-      await setPlan(admin, { name: `plan-${slug}`, endpoints: ['codes.list', 'codes.get', 'changes.list'], ...limits, testKeysAllowed: true });
+      await setPlan(admin, { name: `plan-${slug}`, endpoints, ...limits, testKeysAllowed: true });
       const org = await createOrg(admin, slug, `plan-${slug}`);
       const { key, info } = await createKey(admin, org, 'live', slug);
       return { org, key, keyId: info.id };

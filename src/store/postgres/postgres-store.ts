@@ -35,6 +35,7 @@ import {
   type Queryable,
   type Value,
 } from './pg-client.ts';
+import { BUMP_ACCESS_VERSION } from './access-version.ts';
 
 export interface PostgresStoreOptions extends PoolOptions {
   /** How long an import waits for another import to finish, in ms. */
@@ -44,8 +45,6 @@ export interface PostgresStoreOptions extends PoolOptions {
 }
 
 const LOCK_NOT_AVAILABLE = '55P03';
-const BUMP_ACCESS_VERSION = `INSERT INTO settings (key, value) VALUES ('access_version', '1')
-  ON CONFLICT (key) DO UPDATE SET value = (settings.value::bigint + 1)::text`;
 
 /**
  * Codes an import writes before the tables it wrote are analysed as soon as it

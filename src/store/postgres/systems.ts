@@ -1,6 +1,7 @@
 /** Systems and releases on PostgreSQL: the tables, their reads, and what an import records. */
 import type pg from 'pg';
 import { arrays, exec, rows } from './pg-client.ts';
+import { bumpAccessVersionWhen } from './access-version.ts';
 import {
   RELEASE_COLUMNS,
   RELEASE_WRITE_COLUMNS,
@@ -98,7 +99,9 @@ export class PostgresSystemsStore implements SystemsStore {
   async updateSystem(id: string, fields: SystemFields, now: string): Promise<SystemInfo | null> {
     const names = SYSTEM_FIELDS.filter((name) => fields[name] !== undefined);
     const sets = [...names.map((name, i) => `${name} = $${i + 1}`), `updated_at = $${names.length + 1}`];
-    await exec(this.pool, `UPDATE systems SET ${sets.join(', ')} WHERE id = $${names.length + 2}`, [...names.map((name) => fields[name]!), now, id]);
+    // One statement: the row and the access version that tells cached copies of it to go (see access-version.ts).
+    const update = `UPDATE systems SET ${sets.join(', ')} WHERE id = $${names.length + 2} RETURNING id`;
+    await exec(this.pool, bumpAccessVersionWhen(update), [...names.map((name) => fields[name]!), now, id]);
     return this.getSystem(id);
   }
 }
