@@ -5,8 +5,8 @@
  * list is empty. Codes that appear twice are found by the stage (stage.ts).
  */
 import { createInterface } from 'node:readline';
-import { parse as parseCsv } from 'csv-parse';
 import { CODE_STATUSES, type AttributeValue, type CodeContent, type CodeStatus } from '../../domain/records.ts';
+import { CsvReader, CsvSyntaxError } from './csv.ts';
 import { MAX_LINE_BYTES, readText, UnreadableLine, type ByteProgress } from './source.ts';
 
 export type ImportFormat = 'csv' | 'ndjson';
@@ -137,81 +137,75 @@ function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscap
 async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<RowError[]> {
   const errors: RowError[] = [];
   const source = readText(file, onProgress);
+  source.setEncoding('utf8');
   // A record (a quoted field may span lines) is held to the limit of a line.
-  const parser = parseCsv({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true, max_record_size: MAX_LINE_BYTES });
-  // pipe() does not pass errors on: a file that is not UTF-8 must end the parse.
-  source.on('error', (error) => parser.destroy(error));
-  source.pipe(parser);
+  const reader = new CsvReader({ maxRecord: MAX_LINE_BYTES });
   let header: string[] | null = null;
-  // csv-parse reports the line a record ends on, and counts a CRLF inside a
-  // quoted field as two lines; a record's first line is counted here instead.
-  let lastLine = 0;
-  let emptyLines = 0;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number; empty_lines: number } }>) {
-      const line = lastLine + 1 + (info.empty_lines - emptyLines);
-      emptyLines = info.empty_lines;
-      lastLine = line;
-      for (const field of record) lastLine += lineBreaks(field);
-      if (header === null) {
-        header = record.map((name) => name.trim());
-        // Checked before any row: every row of a file with too many columns would be refused anyway.
-        const problems = headerProblems(header);
-        if (problems.length > 0) return problems.map((message) => ({ line, message }));
-        continue;
+  let headerErrors: RowError[] | null = null;
+  const onRecord = (record: string[], line: number): boolean => {
+    if (header === null) {
+      header = record.map((name) => name.trim());
+      // Checked before any row: every row of a file with too many columns would be refused anyway.
+      const problems = headerProblems(header);
+      if (problems.length > 0) {
+        headerErrors = problems.map((message) => ({ line, message }));
+        return false;
       }
-      if (record.length !== header.length) {
-        errors.push({ line, message: `expected ${header.length} fields as in the header, found ${record.length}` });
-        continue;
-      }
-      const raw: RawRow = {
-        code: undefined,
-        display: undefined,
-        definition: undefined,
-        status: undefined,
-        parents: undefined,
-        attributes: Object.create(null) as RawRow['attributes'],
-      };
-      for (let i = 0; i < header.length; i++) {
-        const name = header[i]!;
-        if (KNOWN.has(name)) (raw as unknown as Record<string, unknown>)[name] = record[i];
-        else raw.attributes[name] = record[i];
-      }
-      const row = validateRow(raw, line, errors);
-      if (row) sink(row);
-      if (errors.length >= MAX_ERRORS) break;
+      return true;
     }
+    if (record.length !== header.length) {
+      errors.push({ line, message: `expected ${header.length} fields as in the header, found ${record.length}` });
+      return errors.length < MAX_ERRORS;
+    }
+    const raw: RawRow = {
+      code: undefined,
+      display: undefined,
+      definition: undefined,
+      status: undefined,
+      parents: undefined,
+      attributes: Object.create(null) as RawRow['attributes'],
+    };
+    for (let i = 0; i < header.length; i++) {
+      const name = header[i]!;
+      if (KNOWN.has(name)) (raw as unknown as Record<string, unknown>)[name] = record[i];
+      else raw.attributes[name] = record[i];
+    }
+    const row = validateRow(raw, line, errors);
+    if (row) sink(row);
+    return errors.length < MAX_ERRORS;
+  };
+  let done = false;
+  const read = (record: string[], line: number): boolean => {
+    if (!onRecord(record, line)) done = true;
+    return !done;
+  };
+  try {
+    for await (const chunk of source as AsyncIterable<string>) {
+      reader.push(chunk, read);
+      if (done) break;
+    }
+    if (!done) reader.end(read);
   } catch (error) {
-    errors.push(csvReadError(error, lastLine + 1));
+    errors.push(csvReadError(error));
   } finally {
     source.destroy();
   }
+  if (headerErrors !== null) return headerErrors;
   if (header === null && errors.length === 0) errors.push({ line: 1, message: 'the file is empty: expected a header line with at least code,display' });
   return errors;
 }
 
-/** What ended the reading of a CSV file early; `nextLine` is where the record being read began. */
-function csvReadError(error: unknown, nextLine: number): RowError {
+/** What ended the reading of a CSV file early. */
+function csvReadError(error: unknown): RowError {
   if (error instanceof UnreadableLine) return { line: error.line, message: error.message };
-  const err = error as { code?: string; lines?: number; message: string };
-  if (err.code === 'CSV_MAX_RECORD_SIZE') {
+  if (!(error instanceof CsvSyntaxError)) throw error;
+  if (error.tooLong) {
     return {
-      line: nextLine,
+      line: error.line,
       message: `the record starting here is longer than 1 MiB (${MAX_LINE_BYTES} characters): is a quote left open?`,
     };
   }
-  return { line: err.lines ?? 0, message: `not valid CSV: ${err.message}` };
-}
-
-/** Line breaks inside a (quoted) field: CRLF, LF or a lone CR each end one line. */
-function lineBreaks(field: string): number {
-  if (!field.includes('\n') && !field.includes('\r')) return 0;
-  let count = 0;
-  for (let i = 0; i < field.length; i++) {
-    const c = field.charCodeAt(i);
-    if (c === 10 || (c === 13 && field.charCodeAt(i + 1) !== 10)) count++;
-  }
-  return count;
+  return { line: error.line, message: `not valid CSV: ${error.message}` };
 }
 
 function headerProblems(header: string[]): string[] {
