@@ -177,6 +177,12 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   CLUSTER_VERSIONS,
   // 10: the words of the search index, one row each (a long query word becomes the OR of the terms it starts)
   fillSearchTerms,
+  // 11: the search's display index carries the folded code: the third group (the display starts with
+  //     the query, the code does not) is read from the index alone, without a row lookup a candidate
+  `
+  DROP INDEX search_by_display;
+  CREATE INDEX search_by_display ON search_codes (folded_display, id, folded_code);
+  `,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

@@ -24,6 +24,7 @@ export const SQLITE_SEARCH_SCHEMA = `
     folded_display TEXT NOT NULL
   ) STRICT;
   CREATE INDEX search_by_code ON search_codes (folded_code, id);
+  -- Migration 11 adds folded_code to it (the third group reads the index alone).
   CREATE INDEX search_by_display ON search_codes (folded_display, id);
   CREATE VIRTUAL TABLE search_words USING fts5(
     words, content='', contentless_delete=1, prefix='1 2 3', tokenize='unicode61 remove_diacritics 0'
