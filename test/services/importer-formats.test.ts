@@ -72,6 +72,19 @@ for (const [name, eol] of [
   });
 }
 
+test('CSV: a stray quote is refused on its line, and nothing of the file is imported', async () => {
+  const csv = 'code,display\nA,Alpha\n\nB,Beta "the second"\nC,Gamma\n';
+  assert.deepEqual(await errorLines(t.importText(csv)), [
+    [4, 'not valid CSV: a quote inside a field that does not start with one (field 2): quote the whole field and write the quote twice'],
+  ]);
+  assert.deepEqual(await t.codes(), []);
+  assert.deepEqual(await errorLines(t.importText('code,display\nA,"Alpha" first\n')), [
+    [2, `not valid CSV: after a closing quote, " " where a comma or the line's end must be (a quote inside a quoted field is written twice)`],
+  ]);
+  const open = await errorLines(t.importText('code,display\nA,Alpha\nB,"Beta\n'));
+  assert.deepEqual(open, [[3, 'not valid CSV: a quoted field is never closed (a quote is missing)']]);
+});
+
 test('a UTF-8 byte order mark and CRLF endings leave no trace in names or values', async () => {
   await t.importText('\uFEFFcode,display,extra\r\nA,Alpha,x\r\nB,Beta,\r\n');
   const [a, b] = await t.codes();
