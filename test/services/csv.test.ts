@@ -139,6 +139,8 @@ test('errors name the line of the problem, and a record past the bound the line 
   assert.deepEqual(errorOf('a,b\n\nc,"0123456789\n0123456789\n', 8), [3, true]);
   assert.deepEqual(errorOf('12345678\n', 8), null, 'the line end is not part of the record');
   assert.deepEqual(errorOf('123456789\n', 8), [1, true]);
+  // The character shown is whole, even where it takes two UTF-16 units.
+  assert.throws(() => new CsvReader({ maxRecord: MAX }).push('"a"🙂\n', () => {}), { message: /after a closing quote, "🙂" where/ });
 });
 
 test('a sink that returns false stops the reading', () => {

@@ -123,7 +123,7 @@ export class CsvReader {
           if (next === -1 || next === LF || next === CR) break;
           throw new CsvSyntaxError(
             startLine + lines,
-            `after a closing quote, "${text[at]}" where a comma or the line's end must be (a quote inside a quoted field is written twice)`,
+            `after a closing quote, "${String.fromCodePoint(text.codePointAt(at)!)}" where a comma or the line's end must be (a quote inside a quoted field is written twice)`,
           );
         }
         // Unquoted: up to the next comma or line end; a quote in it is an error.
