@@ -12,14 +12,9 @@ import { jsonText, type JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
 import type { CatalogStore } from './catalog.ts';
-import { CachedNavigation, cachedPage, type PageMeta } from './cached-navigation.ts';
+import { CachedNavigation, cachedPage, NONE, SEP, type PageMeta } from './cached-navigation.ts';
 import { CachedSystems } from './cached-systems.ts';
 import { ReadCache, type ReadCacheStats } from './read-cache.ts';
-
-/** Separates the parts of a cache key; never inside a validated parameter (cached-navigation.ts uses the same). */
-const SEP = '\u0000';
-/** Stands for an absent filter, apart from any value. */
-const NONE = '\u0001';
 
 export class CachedCatalog implements CatalogStore {
   private readonly store: CatalogStore;

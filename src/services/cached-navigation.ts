@@ -18,9 +18,15 @@ type Navigation = CatalogStore['navigation'];
 /** What a page keeps beside its text; a record keeps nothing (undefined). */
 export type PageMeta = Omit<RawPage<unknown>, 'json'>;
 
-/** The same separators as cached-catalog.ts; the key prefixes there are r, c and h. */
-const SEP = '\u0000';
-const NONE = '\u0001';
+/**
+ * Separates the parts of a cache key; never inside a validated parameter. Every
+ * key of the read cache is built with it (here, cached-catalog.ts and
+ * cached-systems.ts), after a one-letter prefix of its kind: r c h (records,
+ * code and change pages), a A k d n o (as of, hierarchy), y Y R (systems).
+ */
+export const SEP = '\u0000';
+/** Stands for an absent filter, apart from any value. */
+export const NONE = '\u0001';
 
 const opt = (value: string | null): string => value ?? NONE;
 

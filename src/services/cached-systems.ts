@@ -9,10 +9,7 @@
  */
 import type { SystemsStore } from '../store/systems-store.ts';
 import type { ReadCache } from './read-cache.ts';
-import type { PageMeta } from './cached-navigation.ts';
-
-/** The same separator as cached-catalog.ts; the key prefixes here are y, Y and R. */
-const SEP = '\u0000';
+import { SEP, type PageMeta } from './cached-navigation.ts';
 
 export class CachedSystems implements SystemsStore {
   private readonly store: SystemsStore;
