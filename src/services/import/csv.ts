@@ -46,27 +46,32 @@ export class CsvReader {
   /** The line `pending` starts on. */
   private line = 1;
   private started = false;
-  private stopped = false;
+  private halted = false;
 
   constructor(options: { maxRecord: number }) {
     this.maxRecord = options.maxRecord;
   }
 
+  /** A sink returned false: the reader reads nothing more. */
+  get stopped(): boolean {
+    return this.halted;
+  }
+
   /** Reads the records that chunk completes; throws CsvSyntaxError. */
   push(chunk: string, sink: CsvRecordSink): void {
-    if (this.stopped) return;
+    if (this.halted) return;
     let text = this.pending === '' ? chunk : this.pending + chunk;
     if (!this.started && text.length > 0) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
+    // What is kept is the start of a record, which incomplete() holds to maxRecord, or a lone CR.
     this.pending = text.slice(this.read(text, false, sink));
-    if (this.pending.length > this.maxRecord) throw this.tooLong();
   }
 
   /** Reads what is left once the text has ended. */
   end(sink: CsvRecordSink): void {
-    if (this.stopped || this.pending === '') return;
+    if (this.halted || this.pending === '') return;
     this.read(this.pending, true, sink);
     this.pending = '';
   }
@@ -167,7 +172,7 @@ export class CsvReader {
       }
       this.line = startLine + lines;
       if (sink(fields, startLine) === false) {
-        this.stopped = true;
+        this.halted = true;
         return n;
       }
     }

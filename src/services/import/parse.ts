@@ -174,17 +174,12 @@ async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgre
     if (row) sink(row);
     return errors.length < MAX_ERRORS;
   };
-  let done = false;
-  const read = (record: string[], line: number): boolean => {
-    if (!onRecord(record, line)) done = true;
-    return !done;
-  };
   try {
     for await (const chunk of source as AsyncIterable<string>) {
-      reader.push(chunk, read);
-      if (done) break;
+      reader.push(chunk, onRecord);
+      if (reader.stopped) break;
     }
-    if (!done) reader.end(read);
+    reader.end(onRecord);
   } catch (error) {
     errors.push(csvReadError(error));
   } finally {
