@@ -6,6 +6,22 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { whenUnlocked } from './busy.ts';
 
+/** A LIMIT given by a bound parameter: `LIMIT ?`, `LIMIT $limit`. */
+const BOUND_LIMIT = /\bLIMIT (\?|\$\w+)/g;
+
+/**
+ * The statement with each bound LIMIT written as an expression, `LIMIT (? + 0)`.
+ * SQLite reads a bare bound LIMIT while it plans a statement, and so plans the
+ * statement again each time that parameter is bound; node:sqlite binds every
+ * parameter on every run. That cost ~5 µs a statement (an empty index probe took
+ * 10–16 µs instead of 4–7). An expression is read when the statement runs; the
+ * statements here are planned from their ORDER BY and indexes, not their LIMIT
+ * (their plans are the same either way).
+ */
+export function limitAtRunTime(sql: string): string {
+  return sql.replace(BOUND_LIMIT, 'LIMIT ($1 + 0)');
+}
+
 export class SqliteStatements {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
@@ -16,7 +32,7 @@ export class SqliteStatements {
 
   protected stmt(sql: string): StatementSync {
     let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(limitAtRunTime(sql))));
     return statement;
   }
 
@@ -25,7 +41,7 @@ export class SqliteStatements {
     const cacheKey = `[]${sql}`;
     let statement = this.statements.get(cacheKey);
     if (!statement) {
-      statement = this.db.prepare(sql);
+      statement = this.db.prepare(limitAtRunTime(sql));
       statement.setReturnArrays(true);
       this.statements.set(cacheKey, statement);
     }
