@@ -35,19 +35,31 @@ function insertSql(table: string, row: Record<string, Value>, placeholder: (i: n
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => placeholder(i)).join(', ')})`;
 }
 
-/** check runs on the store opened (and so migrated) over the old file; everything is removed afterwards. */
-export async function withOldSqlite(version: number, rows: OldRows, check: (store: SqliteStore) => Promise<void>): Promise<void> {
+/**
+ * check runs on the store opened (and so migrated) over the old file; everything is removed afterwards.
+ * fill, when given, writes with that version's code after the rows (what the importer of the day wrote beside them).
+ */
+export async function withOldSqlite(
+  version: number,
+  rows: OldRows,
+  check: (store: SqliteStore) => Promise<void>,
+  fill?: (db: DatabaseSync) => void,
+): Promise<void> {
   const dir = tempDir('codebook-old-');
   const path = join(dir, 'old.db');
   try {
     const db = new DatabaseSync(path);
-    for (const migration of SQLITE_MIGRATIONS.slice(0, version)) db.exec(migration as string);
+    for (const migration of SQLITE_MIGRATIONS.slice(0, version)) {
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
+    }
     db.exec(`PRAGMA user_version = ${version}`);
     for (const [table, list] of rows)
       for (const row of list) {
         const values = Object.values(row).map((v): SQLInputValue => (typeof v === 'boolean' ? Number(v) : v));
         db.prepare(insertSql(table, row, () => '?')).run(...values);
       }
+    fill?.(db);
     db.close();
     const store = new SqliteStore({ path });
     try {

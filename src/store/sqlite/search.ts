@@ -6,6 +6,13 @@
  * indexes so that one to three letters are one term lookup; a longer word is
  * the OR of the terms it starts (search-terms.ts). Group 4 reads the doclists
  * lazily in sequence order from the cursor on and stops at the page's end.
+ *
+ * Since schema 12 the word index keeps only which records hold a word
+ * (detail=none): search asks whether every query word starts a word of the
+ * record, never where, so word positions were written on every import and
+ * never read. Its tokenizer is `ascii`, which splits at spaces and ASCII
+ * punctuation only: the words are folded and split here (search-text.ts)
+ * before FTS5 sees them, so each word is one FTS5 term, exactly.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CodeRecord, CodeStatus } from '../../domain/records.ts';
@@ -26,8 +33,16 @@ export const SQLITE_SEARCH_SCHEMA = `
   CREATE INDEX search_by_code ON search_codes (folded_code, id);
   -- Migration 11 adds folded_code to it (the third group reads the index alone).
   CREATE INDEX search_by_display ON search_codes (folded_display, id);
+  -- Migration 12 replaces it with SEARCH_WORDS_SCHEMA.
   CREATE VIRTUAL TABLE search_words USING fts5(
     words, content='', contentless_delete=1, prefix='1 2 3', tokenize='unicode61 remove_diacritics 0'
+  );
+`;
+
+/** The word index since schema 12: which records hold each word (and each word's first one to three characters). */
+const SEARCH_WORDS_SCHEMA = `
+  CREATE VIRTUAL TABLE search_words USING fts5(
+    words, content='', contentless_delete=1, prefix='1 2 3', tokenize='ascii', detail=none
   );
 `;
 
@@ -87,22 +102,42 @@ export class SqliteSearchIndexer {
   }
 }
 
+type StoredRow = { id: string; system: string; code: string; status: CodeStatus; json: string };
+
+/** The search row of a stored code. */
+function storedSearchRow(r: StoredRow): SearchRow {
+  const record = JSON.parse(r.json) as { display?: unknown; definition?: unknown };
+  const display = typeof record.display === 'string' ? record.display : '';
+  const definition = typeof record.definition === 'string' ? record.definition : null;
+  return searchRowOf({ ...r, display, definition });
+}
+
 /** Builds the search rows of every stored code (migration 7, which adds search; search_terms comes with 9). */
 export function indexExistingCodes(db: DatabaseSync): void {
   const indexer = new SqliteSearchIndexer(db, { terms: false });
   const all = db.prepare('SELECT id, system, code, status, json FROM codes ORDER BY id');
   let chunk: SearchRow[] = [];
-  for (const r of all.iterate() as Iterable<{ id: string; system: string; code: string; status: CodeStatus; json: string }>) {
-    const record = JSON.parse(r.json) as { display?: unknown; definition?: unknown };
-    const display = typeof record.display === 'string' ? record.display : '';
-    const definition = typeof record.definition === 'string' ? record.definition : null;
-    chunk.push(searchRowOf({ ...r, display, definition }));
+  for (const r of all.iterate() as Iterable<StoredRow>) {
+    chunk.push(storedSearchRow(r));
     if (chunk.length === INDEX_CHUNK) {
       indexer.writeMany(chunk);
       chunk = [];
     }
   }
   indexer.writeMany(chunk);
+}
+
+/**
+ * Migration 12: the word index rebuilt without word positions (see the top of
+ * this file). A contentless index cannot give its words back, so they are
+ * made again from the stored records, under the sequence each already has.
+ */
+export function rebuildSearchWords(db: DatabaseSync): void {
+  db.exec('DROP TABLE search_words');
+  db.exec(SEARCH_WORDS_SCHEMA);
+  const insert = db.prepare('INSERT INTO search_words (rowid, words) VALUES (?, ?)');
+  const all = db.prepare('SELECT s.seq, c.id, c.system, c.code, c.status, c.json FROM search_codes s JOIN codes c ON c.id = s.id ORDER BY s.seq');
+  for (const r of all.iterate() as Iterable<StoredRow & { seq: number }>) insert.run(r.seq, storedSearchRow(r).words);
 }
 
 type Statements = { arrays(sql: string): StatementSync };
