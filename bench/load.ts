@@ -60,6 +60,8 @@ export interface LoadResult {
   timeouts: number;
   meanResponseBytes: number;
   serverRssMaxMb: number;
+  /** Max of the server's anonymous RSS (RssAnon): its own memory, without the file pages it maps (see memoryMb). */
+  serverAnonMaxMb: number;
   /** Share of one core, in %, over the measured period. */
   serverCpu: number;
   clientCpu: number;
@@ -67,12 +69,19 @@ export interface LoadResult {
 
 const CLOCK_TICKS = 100;
 
-export function rssMb(pid: number): number {
+/**
+ * A process's resident memory, in MB: all of it (VmRSS), and its anonymous part
+ * (RssAnon: heap, stacks, buffers). The rest is file pages it maps, such as the
+ * SQLite file the server reads through a memory map: the kernel's page cache,
+ * shared and reclaimable, there whether a page is mapped or read with pread().
+ */
+export function memoryMb(pid: number): { rss: number; anon: number } {
   try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+    return { rss: kb('VmRSS'), anon: kb('RssAnon') };
   } catch {
-    return 0;
+    return { rss: 0, anon: 0 };
   }
 }
 
@@ -149,9 +158,16 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     s.acceptEncoding ?? '-',
     s.ifNoneMatch ?? '-',
   ];
-  let rssMax = rssMb(o.serverPid);
+  let rssMax = 0;
+  let anonMax = 0;
+  const sample = () => {
+    const m = memoryMb(o.serverPid);
+    rssMax = Math.max(rssMax, m.rss);
+    anonMax = Math.max(anonMax, m.anon);
+  };
+  sample();
   const serverCpuBefore = cpuSeconds(o.serverPid);
-  const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(o.serverPid))), 100);
+  const sampler = setInterval(sample, 100);
   let out = '';
   let err = '';
   try {
@@ -167,7 +183,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   } finally {
     clearInterval(sampler);
   }
-  rssMax = Math.max(rssMax, rssMb(o.serverPid));
+  sample();
   const line = out.split('\n').find((l) => l.startsWith('WRK_JSON '));
   if (!line) throw new Error(`wrk printed no result: ${out.trim()} ${err.trim()}`);
   const w = JSON.parse(line.slice('WRK_JSON '.length)) as WrkJson;
@@ -191,6 +207,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     timeouts: w.timeout,
     meanResponseBytes: w.requests === 0 ? 0 : Math.round(w.bytes / w.requests),
     serverRssMaxMb: Math.round(rssMax),
+    serverAnonMaxMb: Math.round(anonMax),
     serverCpu: seconds > 0 ? Math.round((serverCpu / seconds) * 100) : 0,
     clientCpu: seconds > 0 ? Math.round((w.cpuTicks / CLOCK_TICKS / seconds) * 100) : 0,
   };

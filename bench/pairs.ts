@@ -36,6 +36,7 @@ export interface PairSummary {
   baselineP50: number;
   baselineP99: number;
   serverRssMaxMb: number;
+  serverAnonMaxMb: number;
   serverCpu: number;
   clientCpu: number;
   baselineServerCpu: number;
@@ -88,6 +89,7 @@ export function summarise(pairs: Pair[]): PairSummary {
     baselineP50: of((p) => p.baseline.p50),
     baselineP99: of((p) => p.baseline.p99),
     serverRssMaxMb: Math.max(...pairs.map((p) => p.scenario.serverRssMaxMb)),
+    serverAnonMaxMb: Math.max(...pairs.map((p) => p.scenario.serverAnonMaxMb)),
     serverCpu: of((p) => p.scenario.serverCpu),
     clientCpu: of((p) => p.scenario.clientCpu),
     baselineServerCpu: of((p) => p.baseline.serverCpu),

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureData, ROOT, timeSnapshotImport } from './data.ts';
 import { freePort, httpGet, spawnReady, stopChild } from './http.ts';
-import { ensureWrk, rssMb, runLoad, type LoadResult, type RequestSource } from './load.ts';
+import { ensureWrk, memoryMb, runLoad, type LoadResult, type RequestSource } from './load.ts';
 import { runPairs, summarise } from './pairs.ts';
 import { evaluateTargets, formatReport, type PairedRecord, type RunRecord } from './report.ts';
 import { baselineOf, codeIdAt, PLAIN_BODIES, sampleBody, scenarios, type BodyClass } from './scenarios.ts';
@@ -152,7 +152,7 @@ async function main(): Promise<void> {
       log(`server: first answer ${Math.round(server.startMs)} ms after spawn`);
     }
     const srv = server!;
-    const idleRssMb = Math.round(rssMb(srv.child.pid!));
+    const idleRssMb = Math.round(memoryMb(srv.child.pid!).rss);
     const cursors = await loadCursors(data, port, keys[0]!, log);
     const deepDepth = Math.min(DEEP_PAGE, Math.floor((0.9 * data.manifest.codes) / CURSOR_PAGE) * CURSOR_PAGE);
     const firstPage = await httpGet(port, '/v1/codes?limit=50', { authorization: `Bearer ${keys[0]!}` });

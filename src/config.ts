@@ -48,6 +48,8 @@ export interface Config {
   readonly compressedCacheBytes: number;
   /** Bound of the in-process cache of records and pages, in bytes; 0: no cache. */
   readonly readCacheBytes: number;
+  /** How much of an SQLite database file is read through a memory map, in bytes; 0: none (every page read is a system call). */
+  readonly sqliteMmapBytes: number;
 }
 
 export const DEFAULTS = {
@@ -61,7 +63,11 @@ export const DEFAULTS = {
   REDIS_PREFIX: 'codebook:',
   COMPRESSED_CACHE_MB: '16',
   READ_CACHE_MB: '24',
+  SQLITE_MMAP_MB: '2048',
 } as const;
+
+/** The most of a file SQLite maps: the Node.js build keeps SQLite's own cap, 0x7fff0000 bytes (64 KiB under 2 GiB). */
+export const SQLITE_MMAP_MAX_BYTES = 0x7fff0000;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -166,5 +172,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: parseDemoData(env.DEMO_DATA, database),
     compressedCacheBytes: integerSetting('COMPRESSED_CACHE_MB', env.COMPRESSED_CACHE_MB ?? DEFAULTS.COMPRESSED_CACHE_MB, 0, 4096) * 1024 * 1024,
     readCacheBytes: integerSetting('READ_CACHE_MB', env.READ_CACHE_MB ?? DEFAULTS.READ_CACHE_MB, 0, 4096) * 1024 * 1024,
+    sqliteMmapBytes: Math.min(SQLITE_MMAP_MAX_BYTES, integerSetting('SQLITE_MMAP_MB', env.SQLITE_MMAP_MB ?? DEFAULTS.SQLITE_MMAP_MB, 0, 2048) * 1024 * 1024),
   });
 }

@@ -31,7 +31,7 @@ async function start(): Promise<void> {
   log = app.log;
 
   const demoKey = config.demoData ? await loadDemoData(deps, app.log) : null;
-  if (!config.demoData && (await deps.store.countCodes()) === 0) {
+  if (!config.demoData && !(await deps.store.hasCodes())) {
     app.log.info(
       'the database holds no codes and demo data is off (DEMO_DATA=1 loads it): load codes with `codebook import`, create an organisation with `codebook orgs create`',
     );
@@ -69,7 +69,7 @@ async function start(): Promise<void> {
  */
 async function loadDemoData(deps: Deps, log: FastifyBaseLogger): Promise<string | null> {
   try {
-    if ((await deps.store.countCodes()) === 0) {
+    if (!(await deps.store.hasCodes())) {
       log.info('empty database: loading the demo data set');
       await loadDemo(deps.store, {
         onRelease: (s) => log.info({ system: s.system, release: s.release, added: s.added, revised: s.revised, retired: s.retired }, 'demo release loaded'),

@@ -102,6 +102,8 @@ export interface Store {
   /** A page of codes matching a search, in its four groups (see search-walk.ts). */
   searchCodes(query: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>>;
   countCodes(): Promise<number>;
+  /** Whether any code is stored: what the server asks at start, without counting a million rows. */
+  hasCodes(): Promise<boolean>;
 
   /**
    * Runs fn in one transaction that excludes every other import (across

@@ -30,6 +30,8 @@ test('bad scale-out settings are refused with the name of the setting', () => {
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: must start with sqlite: or postgres:\/\//],
     [{ READ_CACHE_MB: '-1' }, /^READ_CACHE_MB: expected an integer from 0 to 4096, got "-1"/],
     [{ READ_CACHE_MB: '64MB' }, /^READ_CACHE_MB: /],
+    [{ SQLITE_MMAP_MB: '2049' }, /^SQLITE_MMAP_MB: expected an integer from 0 to 2048, got "2049"/],
+    [{ SQLITE_MMAP_MB: 'on' }, /^SQLITE_MMAP_MB: /],
   ];
   for (const [env, message] of cases) {
     assert.throws(
@@ -52,6 +54,9 @@ test('bad scale-out settings are refused with the name of the setting', () => {
   assert.equal(loadConfig({}).redis, null, 'no Redis unless asked for');
   assert.equal(loadConfig({}).readCacheBytes, 24 * 1024 * 1024, 'the read cache is on, within 64 MB');
   assert.equal(loadConfig({ READ_CACHE_MB: '0' }).readCacheBytes, 0);
+  assert.equal(loadConfig({}).sqliteMmapBytes, 0x7fff0000, 'the whole map SQLite allows: 64 KiB under 2 GiB');
+  assert.equal(loadConfig({ SQLITE_MMAP_MB: '256' }).sqliteMmapBytes, 256 * 1024 * 1024);
+  assert.equal(loadConfig({ SQLITE_MMAP_MB: '0' }).sqliteMmapBytes, 0);
 });
 
 test('the server stops at start-up with one line naming the bad setting', async () => {

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { SQLITE_MMAP_MAX_BYTES } from '../../src/config.ts';
 import { openTempSqliteStore, tempDir } from '../helpers/context.ts';
 import { storeSuite } from './store.suite.ts';
 import { changeRow, codeRow, NO_CODE_FILTERS, pageAllCodes, writeChanges, writeCodes } from './suite-fixtures.ts';
@@ -80,32 +81,46 @@ describe('SqliteStore only', () => {
     });
   });
 
-  test("two SqliteStore instances on one file see each other's commits at once", async () => {
-    await inTempDir(async (path) => {
-      const a = new SqliteStore({ path });
-      const b = new SqliteStore({ path });
-      try {
-        // b reads first, so its cached statements exist before a writes.
-        assert.deepEqual(await pageAllCodes(b, NO_CODE_FILTERS, 5), []);
-        assert.equal(await b.codeJson('x:A'), null);
-        assert.equal((await b.pageChanges({ after: null, limit: 5, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null })).count, 0);
-        await writeCodes(a, [codeRow('x:A')]);
-        await writeChanges(a, [changeRow(1, 'x:A', '2024-01-01')]);
-        assert.deepEqual(await pageAllCodes(b, NO_CODE_FILTERS, 5), ['x:A']);
-        assert.equal(await b.codeJson('x:A'), codeRow('x:A').json);
-        assert.equal(await b.codeExists('x:A'), true);
-        assert.equal(await b.countCodes(), 1);
-        assert.equal((await b.pageChanges({ after: null, limit: 5, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null })).count, 1);
-        assert.equal(await a.ensureSetting('cursor_secret', 'from-a'), 'from-a');
-        assert.equal(await b.ensureSetting('cursor_secret', 'from-b'), 'from-a');
-        await writeCodes(b, [codeRow('x:B')]);
-        assert.equal(await a.countCodes(), 2);
-      } finally {
-        await a.close();
-        await b.close();
-      }
+  for (const mmapBytes of [undefined, 0]) {
+    test(`two SqliteStore instances on one file see each other's commits at once (${mmapBytes === 0 ? 'pages read by system calls' : 'pages read through a memory map'})`, async () => {
+      await inTempDir(async (path) => {
+        const a = new SqliteStore({ path, mmapBytes });
+        const b = new SqliteStore({ path, mmapBytes });
+        try {
+          const mapped = (store: SqliteStore) => Number((store.db.prepare('PRAGMA mmap_size').get() as { mmap_size: number }).mmap_size);
+          assert.equal(mapped(b), mmapBytes ?? SQLITE_MMAP_MAX_BYTES);
+          // b reads first, so its cached statements exist before a writes.
+          assert.deepEqual(await pageAllCodes(b, NO_CODE_FILTERS, 5), []);
+          assert.equal(await b.codeJson('x:A'), null);
+          assert.equal(
+            (await b.pageChanges({ after: null, limit: 5, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null })).count,
+            0,
+          );
+          await writeCodes(a, [codeRow('x:A')]);
+          await writeChanges(a, [changeRow(1, 'x:A', '2024-01-01')]);
+          assert.deepEqual(await pageAllCodes(b, NO_CODE_FILTERS, 5), ['x:A']);
+          assert.equal(await b.codeJson('x:A'), codeRow('x:A').json);
+          assert.equal(await b.codeExists('x:A'), true);
+          assert.equal(await b.countCodes(), 1);
+          assert.equal(
+            (await b.pageChanges({ after: null, limit: 5, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null })).count,
+            1,
+          );
+          assert.equal(await a.ensureSetting('cursor_secret', 'from-a'), 'from-a');
+          assert.equal(await b.ensureSetting('cursor_secret', 'from-b'), 'from-a');
+          await writeCodes(b, [codeRow('x:B')]);
+          assert.equal(await a.countCodes(), 2);
+          // A record rewritten in place by the other connection: the mapped page must not be read stale.
+          const revised = codeRow('x:A', 'retired', 'Display revised');
+          await writeCodes(a, [revised]);
+          assert.equal(await b.codeJson('x:A'), revised.json);
+        } finally {
+          await a.close();
+          await b.close();
+        }
+      });
     });
-  });
+  }
 
   test('an import holding the write lock makes a second withImport (another instance) wait, not fail', async () => {
     await inTempDir(async (path) => {

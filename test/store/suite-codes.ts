@@ -1,4 +1,4 @@
-/** Store suite, codes: pageCodes, codeJson, codeExists, countCodes. */
+/** Store suite, codes: pageCodes, codeJson, codeExists, countCodes, hasCodes. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -79,6 +79,7 @@ export function codeTests(open: OpenStore): void {
     await withStore(open, async (store) => {
       assert.deepEqual(await store.pageCodes({ ...NO_CODE_FILTERS, after: null, limit: 50 }), { json: '', count: 0, last: null, hasMore: false });
       assert.equal(await store.countCodes(), 0);
+      assert.equal(await store.hasCodes(), false);
     });
   });
 
@@ -139,6 +140,7 @@ export function codeTests(open: OpenStore): void {
         assert.equal(await store.codeExists(id), false, id);
       }
       assert.equal(await store.countCodes(), rows.length);
+      assert.equal(await store.hasCodes(), true);
     });
   });
 

@@ -140,6 +140,10 @@ export class PostgresStore implements Store {
     return Number(n);
   }
 
+  async hasCodes(): Promise<boolean> {
+    return (await arrays(this.pool, 'SELECT 1 FROM codes LIMIT 1')).length > 0;
+  }
+
   /**
    * PostgreSQL compares the row value (effective_date, id) as one index range
    * on (…, effective_date, id), so unlike SQLite it needs no split.

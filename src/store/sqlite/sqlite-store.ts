@@ -27,6 +27,7 @@ import type { ReleaseWrite } from '../systems-store.ts';
 import { SqliteNavigation } from './navigation.ts';
 import { SqliteNavigationWriter } from './navigation-writer.ts';
 import { settle, WindowedVersion } from './write-window.ts';
+import { SQLITE_MMAP_MAX_BYTES } from '../../config.ts';
 
 /** Pages of WAL after which the main connection's commit checkpoints (see the constructor). */
 const SERVER_CHECKPOINT_PAGES = 100;
@@ -37,14 +38,24 @@ export interface SqliteStoreOptions {
   importWaitMs?: number;
   /** Search's limits (tests); defaults otherwise. */
   searchTuning?: SearchTuning;
+  /** How much of the file the reading connection maps (PRAGMA mmap_size); default SQLITE_MMAP_MAX_BYTES. */
+  mmapBytes?: number;
 }
 
-function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync {
+/**
+ * mmapBytes > 0: the connection reads the file through a memory map, so a page
+ * read is a memory access instead of a pread() (a random record at 1 000 000
+ * codes: 11.4 → 7.2 µs, a 200-id batch 6.6 → 3.5 µs an id). The pages mapped
+ * are the page cache's, shared and reclaimable, but they count in the
+ * process's RSS. See docs/decisions.md for what it costs on a failing disk.
+ */
+function openDatabase(path: string, busyTimeoutMs: number, mmapBytes: number): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
   db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`PRAGMA mmap_size = ${mmapBytes}`);
   return db;
 }
 
@@ -64,7 +75,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   private readonly importListeners: (() => Promise<void>)[] = [];
 
   constructor(options: SqliteStoreOptions) {
-    super(openDatabase(options.path, BUSY_TIMEOUT_MS));
+    super(openDatabase(options.path, BUSY_TIMEOUT_MS, options.mmapBytes ?? SQLITE_MMAP_MAX_BYTES));
     this.path = options.path;
     this.searchTuning = options.searchTuning ?? {};
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
@@ -133,6 +144,10 @@ export class SqliteStore extends SqliteStatements implements Store {
     return Number((this.stmt('SELECT count(*) AS n FROM codes').get() as { n: number }).n);
   }
 
+  async hasCodes(): Promise<boolean> {
+    return this.stmt('SELECT 1 AS one FROM codes LIMIT 1').get() !== undefined;
+  }
+
   /**
    * The keyset (effective_date, id) > (d, i) is split into two index ranges,
    * "same date, larger id" then "later date": a row-value or OR condition
@@ -167,7 +182,9 @@ export class SqliteStore extends SqliteStatements implements Store {
   }
 
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
-    const db = openDatabase(this.path, BUSY_TIMEOUT_MS);
+    // No map for an import: it reads the stored codes in key order, which the kernel's read-ahead
+    // serves, and its memory bound (the importer's RSS) would count every page it mapped.
+    const db = openDatabase(this.path, BUSY_TIMEOUT_MS, 0);
     try {
       await beginImmediate(db, this.importWaitMs);
       try {
