@@ -3,18 +3,8 @@
  * key-shaped value in any query parameter, however it was percent-encoded, and
  * keep such URLs, and the dashboard's one-time link tokens, out of the logs.
  */
+import { holdsKeyShape as holdsKey, percentDecoded } from '../domain/key-shape.ts';
 import { ApiError } from '../errors.ts';
-
-const KEY_SHAPE = /svc_(?:live|test)_[A-Za-z0-9]{32}/;
-
-/**
- * Decodes every %XX of a URL component on its own, byte by byte: one broken
- * escape (%ZZ, a lone %) must not leave the valid ones beside it encoded. Keys
- * are ASCII, so reading bytes as Latin-1 is enough to find them.
- */
-function decoded(component: string): string {
-  return component.replaceAll('+', ' ').replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 /** Query parameters whose values are secrets of their own (the dashboard's one-time links). */
 const SECRET_PARAMS = new Set(['token']);
@@ -40,8 +30,6 @@ export function rejectKeyInQuery(url: string): void {
   }
 }
 
-const holdsKey = (part: string) => KEY_SHAPE.test(part) || KEY_SHAPE.test(decoded(part));
-
 /**
  * The URL as it may be logged or echoed in an error message: a path segment
  * holding a key is replaced, and a query string holding one is dropped whole.
@@ -62,7 +50,7 @@ export function loggableUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      return eq !== -1 && SECRET_PARAMS.has(decoded(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=[REDACTED]` : pair;
+      return eq !== -1 && SECRET_PARAMS.has(percentDecoded(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=[REDACTED]` : pair;
     })
     .join('&');
   return `${safePath}?${query}`;
