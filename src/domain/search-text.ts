@@ -33,8 +33,13 @@ export function wordsOf(folded: string): string[] {
 
 /** The distinct words of a record's code, display and definition, in first-seen order. */
 export function recordWords(code: string, display: string, definition: string | null): string[] {
+  return distinctWords([foldText(code), foldText(display), foldText(definition ?? '')]);
+}
+
+/** The distinct words of folded texts, in first-seen order. */
+export function distinctWords(folded: readonly string[]): string[] {
   const words = new Set<string>();
-  for (const text of [code, display, definition ?? '']) for (const word of wordsOf(foldText(text))) words.add(word);
+  for (const text of folded) for (const word of wordsOf(text)) words.add(word);
   return [...words];
 }
 

@@ -15,7 +15,7 @@
  */
 import { jsonItems } from '../domain/json-text.ts';
 import type { CodeRecord, CodeStatus } from '../domain/records.ts';
-import { foldText, recordWords } from '../domain/search-text.ts';
+import { distinctWords, foldText } from '../domain/search-text.ts';
 import type { RawPage } from '../domain/pages.ts';
 import type { CodeSearchQuery, SearchGroup, SearchKey } from '../domain/search.ts';
 
@@ -66,12 +66,15 @@ export interface SearchRow {
 }
 
 export function searchRowOf(c: { id: string; system: string; code: string; status: CodeStatus; display: string; definition: string | null }): SearchRow {
+  // Each text folded once: the words of the code and display come from their folded forms (recordWords folds again).
+  const foldedCode = foldText(c.code);
+  const foldedDisplay = foldText(c.display);
   return {
     id: c.id,
     system: c.system,
     status: c.status,
-    foldedCode: foldText(c.code),
-    foldedDisplay: foldText(c.display),
-    words: recordWords(c.code, c.display, c.definition).join(' '),
+    foldedCode,
+    foldedDisplay,
+    words: distinctWords([foldedCode, foldedDisplay, foldText(c.definition ?? '')]).join(' '),
   };
 }

@@ -26,7 +26,9 @@ test('SQLite: a database of schema 11 gets a word index without positions, and s
     async (store) => {
       const db = new DatabaseSync(store.path, { readOnly: true });
       const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_words'").get() as { sql: string }).sql;
+      const hashSize = db.prepare("SELECT v FROM search_words_config WHERE k = 'hashsize'").get() as { v: number } | undefined;
       db.close();
+      assert.equal(hashSize?.v, 8 * 1024 * 1024, 'words gathered 8 MB at a time before FTS5 writes a segment');
       assert.match(sql, /detail=none/);
       assert.match(sql, /tokenize='ascii'/);
 
@@ -43,6 +45,10 @@ test('SQLite: a database of schema 11 gets a word index without positions, and s
       assert.deepEqual(await searchAll(store, 'suga dis'), ['icd:E11']);
     },
     // What the importer of schema 11 wrote beside the records: their search rows, words with positions.
-    (db) => new SqliteSearchIndexer(db).writeMany(CODES.map(searchRowOf)),
+    (db) => {
+      const indexer = new SqliteSearchIndexer(db);
+      indexer.writeMany(CODES.map(searchRowOf));
+      indexer.finish();
+    },
   );
 });

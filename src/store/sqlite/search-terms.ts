@@ -9,9 +9,10 @@
  * walks in rowid order and stops at the page's end, and seeks to a cursor.
  *
  * The table only grows: a term whose last record was revised away stays, and
- * costs an empty doclist in the OR. The indexer inserts each record's words
- * unless it wrote them moments ago (a bounded set of recent words, so a
- * snapshot inserts the common words once, not once per record).
+ * costs an empty doclist in the OR. The indexer notes each record's words
+ * unless it noted them moments ago (a bounded set of recent words, so a
+ * snapshot notes the common words once, not once per record), and adds the
+ * noted words to the table at the end of the import, in term order.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { prefixUpperBound } from '../../domain/search-text.ts';
@@ -39,13 +40,24 @@ export function fillSearchTerms(db: DatabaseSync): void {
   }
 }
 
-/** Inserts the words of records being indexed, skipping those written recently. */
+/**
+ * Notes the words of records being indexed, skipping those noted recently, in
+ * a temporary table of the import's connection; flush() adds them to
+ * search_terms in term order, before the import commits. Inserted one by one
+ * as they came, every new word was a B-tree insert at a random place (the
+ * terms are mostly code fragments, ~475 000 of them at 1 000 000 codes): 8 µs
+ * a record of a snapshot, against one ordered pass at the end.
+ */
 export class SearchTermWriter {
-  private readonly insert: StatementSync;
+  private readonly db: DatabaseSync;
+  private readonly note: StatementSync;
   private recent = new Set<string>();
+  private noted = 0;
 
   constructor(db: DatabaseSync) {
-    this.insert = db.prepare('INSERT OR IGNORE INTO search_terms (term) VALUES (?)');
+    this.db = db;
+    db.exec('CREATE TEMP TABLE IF NOT EXISTS search_terms_noted (term TEXT NOT NULL)');
+    this.note = db.prepare('INSERT INTO temp.search_terms_noted (term) VALUES (?)');
   }
 
   /** words: space-separated, as SearchRow.words. */
@@ -55,8 +67,17 @@ export class SearchTermWriter {
       if (this.recent.has(word)) continue;
       if (this.recent.size >= RECENT_LIMIT) this.recent = new Set();
       this.recent.add(word);
-      this.insert.run(word);
+      this.note.run(word);
+      this.noted++;
     }
+  }
+
+  /** Adds the noted words to search_terms: to be called before the transaction commits. */
+  flush(): void {
+    if (this.noted === 0) return;
+    this.db.exec('INSERT OR IGNORE INTO search_terms (term) SELECT DISTINCT term FROM temp.search_terms_noted ORDER BY term');
+    this.db.exec('DELETE FROM temp.search_terms_noted');
+    this.noted = 0;
   }
 }
 

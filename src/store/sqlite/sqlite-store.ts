@@ -188,7 +188,9 @@ export class SqliteStore extends SqliteStatements implements Store {
     try {
       await beginImmediate(db, this.importWaitMs);
       try {
-        const result = await fn(new SqliteImportTransaction(db));
+        const tx = new SqliteImportTransaction(db);
+        const result = await fn(tx);
+        tx.finish();
         db.exec('COMMIT');
         const committedAt = performance.now();
         this.version.bump();
@@ -336,5 +338,10 @@ class SqliteImportTransaction implements ImportTransaction {
     this.search ??= new SqliteSearchIndexer(this.db);
     for (const c of codes) stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
     this.search.writeMany(codes.map(searchRowOf));
+  }
+
+  /** Before the commit: what the search indexer left for the end (see SqliteSearchIndexer.finish). */
+  finish(): void {
+    this.search?.finish();
   }
 }

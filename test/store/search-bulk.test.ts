@@ -1,0 +1,102 @@
+/**
+ * A large import on SQLite drops the search table's folded-text indexes and
+ * builds them again before it commits, and adds its words to the word list in
+ * one pass at the end (see SqliteSearchIndexer). Whatever the size of the
+ * import, what search answers afterwards, and the indexes it reads, are what
+ * they were; an import that fails after dropping them leaves them in place.
+ */
+import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { tempDir } from '../helpers/context.ts';
+import { writeCodes } from './suite-fixtures.ts';
+import { searchAll, textRow } from './suite-search.ts';
+
+/** The definitions of the search table's indexes, as the file holds them. */
+function searchIndexes(path: string): string[] {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return (
+      db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'search_codes' AND sql IS NOT NULL ORDER BY name").all() as {
+        sql: string;
+      }[]
+    ).map((r) => r.sql);
+  } finally {
+    db.close();
+  }
+}
+
+/** n records of system s, the i-th with a word of its own ("wordNNNNN") in its display and its definition. */
+function rows(system: string, n: number, from = 0) {
+  return Array.from({ length: n }, (_, k) => {
+    const i = from + k;
+    const tag = String(i).padStart(5, '0');
+    return textRow(`${system}:C${tag}`, `Zeta ${system} item${tag}`, `Defined as thing${tag}.`);
+  });
+}
+
+test('SQLite: a large import rebuilds the folded-text indexes and writes its words once; search answers as after small ones', async () => {
+  const dir = tempDir('codebook-search-bulk-');
+  const path = join(dir, 'codebook.db');
+  const store = new SqliteStore({ path });
+  try {
+    const before = searchIndexes(path);
+    assert.equal(before.length, 2, 'search_by_code and search_by_display');
+    // Small imports (index as it goes), then one large enough to rebuild (12 000 new records against 400).
+    await writeCodes(store, rows('small', 200));
+    await writeCodes(store, rows('small', 200, 200));
+    await writeCodes(store, rows('big', 12_000));
+    assert.deepEqual(searchIndexes(path), before, 'the same two indexes, defined as before');
+
+    assert.deepEqual(await searchAll(store, 'big:C00042'), ['big:C00042'], 'group 1: the code equals the query');
+    assert.equal((await searchAll(store, 'big:C0004')).length, 10, 'group 2: code prefix (C00040–C00049)');
+    assert.equal((await searchAll(store, 'zeta big item0001')).length, 10, 'group 3: display prefix');
+    assert.deepEqual(await searchAll(store, 'thing11999'), ['big:C11999'], 'group 4: a long word of the definition, through the word list');
+    assert.deepEqual(await searchAll(store, 'item00123'), ['small:C00123', 'big:C00123'], 'records of both imports, in the order they were first indexed');
+    assert.equal((await searchAll(store, 'zeta', 200)).length, 12_400);
+
+    // Revised later by a small import: the rebuilt indexes are kept current like the others.
+    await writeCodes(store, [textRow('big:C00042', 'Omega renamed', null)]);
+    assert.deepEqual(await searchAll(store, 'omega ren'), ['big:C00042']);
+    assert.deepEqual(await searchAll(store, 'zeta big item00042'), []);
+
+    const db = new DatabaseSync(path, { readOnly: true });
+    const plan = (
+      db.prepare('EXPLAIN QUERY PLAN SELECT id FROM search_codes WHERE folded_display >= ? ORDER BY folded_display, id').all('a') as { detail: string }[]
+    )
+      .map((r) => r.detail)
+      .join(' | ');
+    db.close();
+    assert.match(plan, /search_by_display/, 'the rebuilt display index is the one the third group reads');
+  } finally {
+    await store.close();
+  }
+});
+
+test('SQLite: an import that fails after dropping the folded-text indexes leaves them, and the words, as they were', async () => {
+  const dir = tempDir('codebook-search-bulk-fail-');
+  const path = join(dir, 'codebook.db');
+  const store = new SqliteStore({ path });
+  try {
+    await writeCodes(store, rows('kept', 100));
+    const before = searchIndexes(path);
+    await assert.rejects(
+      store.withImport(async (tx) => {
+        await tx.writeCodes(rows('lost', 12_000));
+        throw new Error('the import fails after its rows were written');
+      }),
+      /the import fails/,
+    );
+    assert.deepEqual(searchIndexes(path), before);
+    assert.deepEqual(await searchAll(store, 'thing00007'), ['kept:C00007']);
+    assert.deepEqual(await searchAll(store, 'lost:C0'), []);
+    // The next import starts from a clean slate: its words and indexes are its own.
+    await writeCodes(store, rows('next', 6_000));
+    assert.deepEqual(await searchAll(store, 'thing05999'), ['next:C05999']);
+    assert.deepEqual(searchIndexes(path), before);
+  } finally {
+    await store.close();
+  }
+});
