@@ -13,9 +13,23 @@ export const MAX_WORD_LENGTH = 100;
 const MARKS = /\p{M}+/gu;
 const SPACES = /\s+/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
+/**
+ * Text of ASCII characters only: NFKD leaves it as it is and it holds no mark
+ * and no ß or ς, so folding is lower case and spaces; its letters and digits
+ * are a–z and 0–9 once folded. Most codes and many displays and definitions
+ * are ASCII, and folding is a fifth of what a record costs the search index.
+ */
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+/g;
 
 /** Folded text, punctuation kept: what a code or display is compared as. */
 export function foldText(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase().replace(SPACES, ' ').trim();
+  return foldUnicode(text);
+}
+
+/** foldText for any text (foldText takes a shorter way for ASCII, which a test holds to this one). */
+export function foldUnicode(text: string): string {
   // Lower-case first: 'İ' lower-cases to 'i' + a combining dot, which NFKD keeps and the mark strip removes.
   return text
     .toLowerCase()
@@ -28,6 +42,12 @@ export function foldText(text: string): string {
 
 /** Words of folded text: runs of letters and digits. */
 export function wordsOf(folded: string): string[] {
+  const words = ASCII.test(folded) ? folded.match(ASCII_WORD) : folded.match(WORD);
+  return (words ?? []).map((word) => (word.length > MAX_WORD_LENGTH ? word.slice(0, MAX_WORD_LENGTH) : word));
+}
+
+/** wordsOf for any folded text (wordsOf takes a shorter way for ASCII, which a test holds to this one). */
+export function wordsOfUnicode(folded: string): string[] {
   return (folded.match(WORD) ?? []).map((word) => (word.length > MAX_WORD_LENGTH ? word.slice(0, MAX_WORD_LENGTH) : word));
 }
 

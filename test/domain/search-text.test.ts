@@ -1,0 +1,39 @@
+/**
+ * Folding takes a shorter way for ASCII text: lower case and spaces, words of
+ * a–z and 0–9. It must give exactly what the general way gives (NFKD, marks
+ * removed, full case folding, words of letters and digits of any script), on
+ * any ASCII text, and the general way must still serve everything else.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { foldText, foldUnicode, wordsOf, wordsOfUnicode } from '../../src/domain/search-text.ts';
+
+const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 300 });
+
+test('ASCII text folds, and splits into words, as the general way folds and splits it', () => {
+  fc.assert(
+    fc.property(ascii, (text) => {
+      const folded = foldText(text);
+      assert.equal(folded, foldUnicode(text));
+      assert.deepEqual(wordsOf(folded), wordsOfUnicode(folded));
+    }),
+    { numRuns: 2_000 },
+  );
+  const long = `Code ${'x'.repeat(150)} end`;
+  assert.deepEqual(wordsOf(foldText(long)), ['code', 'x'.repeat(100), 'end'], 'a word longer than 100 characters is cut, as before');
+});
+
+test('other text still folds the general way: accents, full case folding, other scripts', () => {
+  assert.equal(foldText('São  Tomé\tand PRÍNCIPE'), 'sao tome and principe');
+  assert.equal(foldText('Straße İstanbul ΟΔΟΣ'), 'strasse istanbul οδοσ');
+  assert.equal(foldText('ﬁle x²'), 'file x2', 'compatibility forms are decomposed');
+  assert.deepEqual(wordsOf(foldText('Müller-Lüdenscheidt, 3rd (ß) 東京')), ['muller', 'ludenscheidt', '3rd', 'ss', '東京']);
+  fc.assert(
+    fc.property(fc.string({ maxLength: 100 }), (text) => {
+      assert.equal(foldText(text), foldUnicode(text));
+      assert.deepEqual(wordsOf(foldText(text)), wordsOfUnicode(foldText(text)));
+    }),
+    { numRuns: 1_000 },
+  );
+});
