@@ -19,12 +19,12 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * are a–z and 0–9 once folded. Most codes and many displays and definitions
  * are ASCII, and folding is a fifth of what a record costs the search index.
  */
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[^\p{ASCII}]/u;
 const ASCII_WORD = /[a-z0-9]+/g;
 
 /** Folded text, punctuation kept: what a code or display is compared as. */
 export function foldText(text: string): string {
-  if (ASCII.test(text)) return text.toLowerCase().replace(SPACES, ' ').trim();
+  if (!NON_ASCII.test(text)) return text.toLowerCase().replace(SPACES, ' ').trim();
   return foldUnicode(text);
 }
 
@@ -42,7 +42,7 @@ export function foldUnicode(text: string): string {
 
 /** Words of folded text: runs of letters and digits. */
 export function wordsOf(folded: string): string[] {
-  const words = ASCII.test(folded) ? folded.match(ASCII_WORD) : folded.match(WORD);
+  const words = NON_ASCII.test(folded) ? folded.match(WORD) : folded.match(ASCII_WORD);
   return (words ?? []).map((word) => (word.length > MAX_WORD_LENGTH ? word.slice(0, MAX_WORD_LENGTH) : word));
 }
 
