@@ -181,6 +181,10 @@ export function keyLifeStoreSuite(name: string, open: OpenStore): void {
           'none older than the cut',
         );
         assert.deepEqual((await store.keyLife.orgsWithRequests()).sort(), ['org_1', 'org_2']);
+        await store.keyLife.pruneRequests('org_1', '2999-01-01T00:00:00.000Z', 10_000);
+        const none = await store.keyLife.pageRequests({ orgId: 'org_1', keyId: null, statusClass: null, requestId: null, before: null, limit: 50 });
+        assert.deepEqual(none.entries, [], 'every row older than the cut, however few: all gone');
+        assert.deepEqual(await store.keyLife.orgsWithRequests(), ['org_2'], "another organisation's rows stay");
       });
     });
 
