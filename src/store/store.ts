@@ -46,6 +46,12 @@ export interface CodeWrite {
   /** Indexed for search, with the code, in the same transaction. */
   display: string;
   definition: string | null;
+  /**
+   * True when the import found no stored record of this id: the code is new,
+   * and so is its search row, which the store then writes without looking for
+   * one. Left out, the store looks.
+   */
+  isNew?: boolean;
 }
 
 export interface ChangeWrite {

@@ -137,6 +137,7 @@ export async function applyStaged(
         json,
         display: record.display,
         definition: record.definition,
+        isNew: p.previous === null,
       });
       if (repair) {
         counts.repaired++;

@@ -9,7 +9,9 @@
  * walks in rowid order and stops at the page's end, and seeks to a cursor.
  *
  * The table only grows: a term whose last record was revised away stays, and
- * costs an empty doclist in the OR. The indexer notes each record's words
+ * costs an empty doclist in the OR. Words of one to three characters are not
+ * noted (no query reads them here); tables filled before that keep theirs,
+ * unread. The indexer notes each record's words
  * unless it noted them moments ago (a bounded set of recent words, so a
  * snapshot notes the common words once, not once per record), and adds the
  * noted words to the table at the end of the import, in term order.
@@ -60,11 +62,17 @@ export class SearchTermWriter {
     this.note = db.prepare('INSERT INTO temp.search_terms_noted (term) VALUES (?)');
   }
 
-  /** words: space-separated, as SearchRow.words. */
+  /**
+   * words: space-separated, as SearchRow.words. A word of up to three
+   * characters is left out: matchExpression reads the table only for a query
+   * word longer than that, and every term it reads starts with that word.
+   * (Code units, not characters: a longer word of one to three characters
+   * outside the BMP is noted all the same, which costs a row, never a match.)
+   */
   write(words: string): void {
     if (words === '') return;
     for (const word of words.split(' ')) {
-      if (this.recent.has(word)) continue;
+      if (word.length <= PREFIX_INDEX_CHARS || this.recent.has(word)) continue;
       if (this.recent.size >= RECENT_LIMIT) this.recent = new Set();
       this.recent.add(word);
       this.note.run(word);

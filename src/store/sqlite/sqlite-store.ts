@@ -337,7 +337,10 @@ class SqliteImportTransaction implements ImportTransaction {
     );
     this.search ??= new SqliteSearchIndexer(this.db);
     for (const c of codes) stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
-    this.search.writeMany(codes.map(searchRowOf));
+    this.search.writeMany(
+      codes.map(searchRowOf),
+      codes.map((c) => c.isNew === true),
+    );
   }
 
   /** Before the commit: what the search indexer left for the end (see SqliteSearchIndexer.finish). */
