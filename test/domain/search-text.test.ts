@@ -1,8 +1,9 @@
 /**
- * Folding takes a shorter way for ASCII text: lower case and spaces, words of
- * a–z and 0–9. It must give exactly what the general way gives (NFKD, marks
- * removed, full case folding, words of letters and digits of any script), on
- * any ASCII text, and the general way must still serve everything else.
+ * Folding takes a shorter way for ASCII text (lower case and spaces, words of
+ * a–z and 0–9) and another for Latin text (each character's folding worked
+ * out once). Each must give exactly what the general way gives (NFKD, marks
+ * removed, full case folding, words of letters and digits of any script), and
+ * the general way must still serve everything else.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -22,6 +23,34 @@ test('ASCII text folds, and splits into words, as the general way folds and spli
   );
   const long = `Code ${'x'.repeat(150)} end`;
   assert.deepEqual(wordsOf(foldText(long)), ['code', 'x'.repeat(100), 'end'], 'a word longer than 100 characters is cut, as before');
+});
+
+/** ASCII with Latin-1 and Latin Extended-A/B mixed in (ß, İ, Ǆ and the no-break space among them), and now and then a character beyond. */
+const latin = fc.string({
+  unit: fc
+    .oneof(
+      { weight: 6, arbitrary: fc.integer({ min: 0, max: 0x7f }) },
+      { weight: 4, arbitrary: fc.integer({ min: 0x80, max: 0x24f }) },
+      { weight: 1, arbitrary: fc.constantFrom(0x250, 0x300, 0x307, 0x3c2, 0x1e9e, 0x2160) },
+    )
+    .map((c) => String.fromCharCode(c)),
+  maxLength: 200,
+});
+
+test('Latin text folds as the general way folds it', () => {
+  for (let code = 0x80; code <= 0x24f; code++) {
+    const c = String.fromCharCode(code);
+    assert.equal(foldText(`A${c}b ${c}${c}`), foldUnicode(`A${c}b ${c}${c}`), `U+${code.toString(16)}`);
+  }
+  fc.assert(
+    fc.property(latin, (text) => {
+      assert.equal(foldText(text), foldUnicode(text));
+      assert.deepEqual(wordsOf(foldText(text)), wordsOfUnicode(foldUnicode(text)));
+    }),
+    { numRuns: 3_000 },
+  );
+  assert.equal(foldText('İstanbul ǅemal  Ærøskøbing'), 'istanbul dzemal ærøskøbing');
+  assert.equal(foldText('Straße\u00a0Nr.  5'), 'strasse nr. 5', 'a no-break space is a space');
 });
 
 test('other text still folds the general way: accents, full case folding, other scripts', () => {
