@@ -35,6 +35,8 @@ export interface PairSummary {
   p99OverP50: number;
   baselineP50: number;
   baselineP99: number;
+  /** The same for L0 in the same pairs: the tail the machine and the load generator give bare http. */
+  baselineP99OverP50: number;
   serverRssMaxMb: number;
   serverAnonMaxMb: number;
   serverCpu: number;
@@ -88,6 +90,7 @@ export function summarise(pairs: Pair[]): PairSummary {
     p99OverP50: of((p) => p.scenario.p99 / (p.scenario.p50 || 1)),
     baselineP50: of((p) => p.baseline.p50),
     baselineP99: of((p) => p.baseline.p99),
+    baselineP99OverP50: of((p) => p.baseline.p99 / (p.baseline.p50 || 1)),
     serverRssMaxMb: Math.max(...pairs.map((p) => p.scenario.serverRssMaxMb)),
     serverAnonMaxMb: Math.max(...pairs.map((p) => p.scenario.serverAnonMaxMb)),
     serverCpu: of((p) => p.scenario.serverCpu),
