@@ -34,6 +34,8 @@ interface Pending {
   previous: StoredCode | null;
   /** Empty for an added code; for a code whose content is as stored, the write only repairs its row. */
   fields: ContentField[];
+  /** contentHash(content) when the stage has it already (a row of the file), else null. */
+  hash: string | null;
 }
 
 async function* storedStates(tx: ImportTransaction, system: string): AsyncGenerator<[string, string, CodeStatus]> {
@@ -88,12 +90,12 @@ export async function applyStaged(
       if (w.kind === 'missing') {
         const previous = before.get(w.id)!;
         const content = { ...previous, status: 'retired' as const };
-        pending.push({ id: w.id, code: codeOf(w.id), type: 'retired', content, previous, fields: changedFields(previous, content) });
+        pending.push({ id: w.id, code: codeOf(w.id), type: 'retired', content, previous, fields: changedFields(previous, content), hash: null });
         continue;
       }
       const { code, line: _line, ...content } = contents.get(w.row.rank)!;
       if (w.kind === 'added') {
-        pending.push({ id: w.row.id, code, type: 'added', content, previous: null, fields: [] });
+        pending.push({ id: w.row.id, code, type: 'added', content, previous: null, fields: [], hash: w.row.hash });
         continue;
       }
       const previous = before.get(w.row.id)!;
@@ -102,7 +104,15 @@ export async function applyStaged(
         unchanged++;
         continue;
       }
-      pending.push({ id: w.row.id, code, type: changeTypeOf(previous, content), content, previous, fields: changedFields(previous, content) });
+      pending.push({
+        id: w.row.id,
+        code,
+        type: changeTypeOf(previous, content),
+        content,
+        previous,
+        fields: changedFields(previous, content),
+        hash: w.row.hash,
+      });
     }
 
     const changeWrites: ChangeWrite[] = [];
@@ -133,7 +143,7 @@ export async function applyStaged(
         system: req.system,
         code: p.code,
         status: record.status,
-        hash: contentHash(p.content),
+        hash: p.hash ?? contentHash(p.content),
         json,
         display: record.display,
         definition: record.definition,
