@@ -50,6 +50,8 @@ for (const backend of backends) {
       assert.deepEqual(await found(fx.store, 'e1'), ['t:E10', 't:E11'], 'the code prefix');
       assert.deepEqual(await found(fx.store, 'gui'), ['t:ST']);
       assert.deepEqual(await found(fx.store, 'guinea'), ['t:ST']);
+      assert.deepEqual(await found(fx.store, 'gulf'), ['t:ST'], 'a word of four letters, the shortest that is looked up in the word list');
+      assert.deepEqual(await found(fx.store, 'type'), ['t:E10', 't:E11'], 'a display that starts with it, then a four-letter word inside one');
     });
 
     test('a revision replaces the words of the code; a retirement and a return keep it findable under its status', async () => {
