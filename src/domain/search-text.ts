@@ -63,13 +63,17 @@ function foldCharacters(text: string): string {
 
 /** Words of folded text: runs of letters and digits. */
 export function wordsOf(folded: string): string[] {
-  const words = NON_ASCII.test(folded) ? folded.match(WORD) : folded.match(ASCII_WORD);
-  return (words ?? []).map((word) => (word.length > MAX_WORD_LENGTH ? word.slice(0, MAX_WORD_LENGTH) : word));
+  return capped(NON_ASCII.test(folded) ? folded.match(WORD) : folded.match(ASCII_WORD));
 }
 
 /** wordsOf for any folded text (wordsOf takes a shorter way for ASCII, which a test holds to this one). */
 export function wordsOfUnicode(folded: string): string[] {
-  return (folded.match(WORD) ?? []).map((word) => (word.length > MAX_WORD_LENGTH ? word.slice(0, MAX_WORD_LENGTH) : word));
+  return capped(folded.match(WORD));
+}
+
+/** The words, each cut to MAX_WORD_LENGTH characters. */
+function capped(words: string[] | null): string[] {
+  return (words ?? []).map((word) => (word.length > MAX_WORD_LENGTH ? word.slice(0, MAX_WORD_LENGTH) : word));
 }
 
 /** The distinct words of a record's code, display and definition, in first-seen order. */

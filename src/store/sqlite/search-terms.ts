@@ -11,10 +11,10 @@
  * The table only grows: a term whose last record was revised away stays, and
  * costs an empty doclist in the OR. Words of one to three characters are not
  * noted (no query reads them here); tables filled before that keep theirs,
- * unread. The indexer notes each record's words
- * unless it noted them moments ago (a bounded set of recent words, so a
- * snapshot notes the common words once, not once per record), and adds the
- * noted words to the table at the end of the import, in term order.
+ * unread. The indexer notes each record's words unless it noted them moments
+ * ago (a bounded set of recent words, so a snapshot notes the common words
+ * once, not once per record), and adds the noted words to the table at the
+ * end of the import, in term order.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { prefixUpperBound } from '../../domain/search-text.ts';
