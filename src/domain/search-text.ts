@@ -88,6 +88,40 @@ export function distinctWords(folded: readonly string[]): string[] {
   return [...words];
 }
 
+/** What FTS5's `ascii` tokenizer keeps in a word (as UTF-16 code units): ASCII letters and digits, and anything beyond ASCII. */
+const TOKEN_UNIT = 'a-zA-Z0-9\\u0080-\\uffff';
+/**
+ * A character that is not ASCII, or a capital: folding leaves capitals only
+ * where a compatibility form decomposes into one (`№` → `No`), and wordsOf's
+ * ASCII way keeps only a–z and 0–9 of it.
+ */
+const NOT_LOWER_ASCII = /[A-Z\u0080-\uffff]/;
+/** A run of ASCII letters and digits longer than MAX_WORD_LENGTH: a word wordsOf would cut. */
+const LONG_ASCII_WORD = new RegExp(`[a-z0-9]{${MAX_WORD_LENGTH + 1}}`);
+
+/**
+ * Text that FTS5's `ascii` tokenizer splits into exactly the words of these
+ * folded texts (wordsOf), a word perhaps more than once. Folded text of
+ * lower-case ASCII is its own answer: its words are the runs of a–z and 0–9,
+ * and the tokenizer splits at every other ASCII character, so the texts are
+ * only joined (no word list built: 7 µs a record of the bench's dx file).
+ * Other text, or a word to be cut, gives the distinct words joined by spaces.
+ */
+export function tokenizedText(folded: readonly string[]): string {
+  const joined = folded.join(' ');
+  if (!NOT_LOWER_ASCII.test(joined) && !LONG_ASCII_WORD.test(joined)) return joined;
+  return distinctWords(folded).join(' ');
+}
+
+/**
+ * The words of tokenizedText's text that are at least min code units long,
+ * repeats kept: the runs of what the `ascii` tokenizer keeps in a word.
+ */
+export function longTokens(min: number): (text: string) => string[] {
+  const pattern = new RegExp(`[${TOKEN_UNIT}]{${min},}`, 'g');
+  return (text) => text.match(pattern) ?? [];
+}
+
 /**
  * The smallest string greater than every string that starts with prefix (in
  * code point order, which is UTF-8 byte order), or null when there is none:

@@ -54,27 +54,34 @@ export async function walkSearch(q: CodeSearchQuery, read: GroupReader): Promise
   return { json: jsonItems<CodeRecord>(json), count, last: count === 0 ? null : rows[count - 1]![0], hasMore: rows.length > q.limit };
 }
 
-/** What the search index holds of one record. */
+/** What the search index holds of one record: its texts folded once. */
 export interface SearchRow {
   id: string;
   system: string;
   status: CodeStatus;
   foldedCode: string;
   foldedDisplay: string;
-  /** Distinct words of code, display and definition, space-separated. */
-  words: string;
+  /** '' when the record has no definition. */
+  foldedDefinition: string;
 }
 
 export function searchRowOf(c: { id: string; system: string; code: string; status: CodeStatus; display: string; definition: string | null }): SearchRow {
-  // Each text folded once: the words of the code and display come from their folded forms (recordWords folds again).
-  const foldedCode = foldText(c.code);
-  const foldedDisplay = foldText(c.display);
   return {
     id: c.id,
     system: c.system,
     status: c.status,
-    foldedCode,
-    foldedDisplay,
-    words: distinctWords([foldedCode, foldedDisplay, foldText(c.definition ?? '')]).join(' '),
+    foldedCode: foldText(c.code),
+    foldedDisplay: foldText(c.display),
+    foldedDefinition: foldText(c.definition ?? ''),
   };
+}
+
+/** The folded texts whose words are the record's words: code, display, definition. */
+export function searchTexts(row: SearchRow): [string, string, string] {
+  return [row.foldedCode, row.foldedDisplay, row.foldedDefinition];
+}
+
+/** The distinct words of the record's code, display and definition, space-separated. */
+export function searchWords(row: SearchRow): string {
+  return distinctWords(searchTexts(row)).join(' ');
 }

@@ -11,7 +11,16 @@
  */
 import type pg from 'pg';
 import type { CodeRecord, CodeStatus } from '../../domain/records.ts';
-import { searchRowOf, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow, type SearchTuning } from '../search-walk.ts';
+import {
+  searchRowOf,
+  searchWords,
+  walkSearch,
+  type CodeSearchQuery,
+  type SearchGroup,
+  type SearchKey,
+  type SearchRow,
+  type SearchTuning,
+} from '../search-walk.ts';
 import type { RawPage } from '../store.ts';
 import { exec, storeError, type Queryable, type Value } from './pg-client.ts';
 
@@ -50,7 +59,7 @@ export async function writeSearchRows(client: Queryable, found: SearchRow[]): Pr
         part.map((r) => r.status),
         part.map((r) => r.foldedCode),
         part.map((r) => r.foldedDisplay),
-        part.map((r) => r.words),
+        part.map(searchWords),
       ],
     );
   }

@@ -17,7 +17,7 @@
  * end of the import, in term order.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { prefixUpperBound } from '../../domain/search-text.ts';
+import { longTokens, prefixUpperBound } from '../../domain/search-text.ts';
 
 export const SQLITE_SEARCH_TERMS_SCHEMA = `
   CREATE TABLE search_terms (
@@ -30,6 +30,8 @@ export const PREFIX_INDEX_CHARS = 3;
 /** More terms than this under one prefix: `"word"*` (materialised) is the cheaper of the two. */
 export const MAX_EXPANDED_TERMS = 64;
 const RECENT_LIMIT = 100_000;
+/** The words noted: longer than the prefix index covers. */
+const notedWords = longTokens(PREFIX_INDEX_CHARS + 1);
 
 /** Fills search_terms from the FTS5 index of an existing database (migration 10). */
 export function fillSearchTerms(db: DatabaseSync): void {
@@ -63,16 +65,16 @@ export class SearchTermWriter {
   }
 
   /**
-   * words: space-separated, as SearchRow.words. A word of up to three
-   * characters is left out: matchExpression reads the table only for a query
-   * word longer than that, and every term it reads starts with that word.
-   * (Code units, not characters: a longer word of one to three characters
-   * outside the BMP is noted all the same, which costs a row, never a match.)
+   * text: a record's words as FTS5 is given them (tokenizedText). A word of
+   * up to three characters is left out: matchExpression reads the table only
+   * for a query word longer than that, and every term it reads starts with
+   * that word. (Code units, not characters: a longer word of one to three
+   * characters outside the BMP is noted all the same, which costs a row, never
+   * a match.)
    */
-  write(words: string): void {
-    if (words === '') return;
-    for (const word of words.split(' ')) {
-      if (word.length <= PREFIX_INDEX_CHARS || this.recent.has(word)) continue;
+  write(text: string): void {
+    for (const word of notedWords(text)) {
+      if (this.recent.has(word)) continue;
       if (this.recent.size >= RECENT_LIMIT) this.recent = new Set();
       this.recent.add(word);
       this.note.run(word);

@@ -10,13 +10,25 @@
  * Since schema 12 the word index keeps only which records hold a word
  * (detail=none): search asks whether every query word starts a word of the
  * record, never where, so word positions were written on every import and
- * never read. Its tokenizer is `ascii`, which splits at spaces and ASCII
- * punctuation only: the words are folded and split here (search-text.ts)
- * before FTS5 sees them, so each word is one FTS5 term, exactly.
+ * never read. Its tokenizer is `ascii`, which splits at ASCII characters
+ * other than letters and digits only: FTS5 is given text it splits into
+ * exactly the record's words (tokenizedText in search-text.ts: lower-case
+ * ASCII as folded, anything else as its words split here), so each word is
+ * one FTS5 term, exactly.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CodeRecord, CodeStatus } from '../../domain/records.ts';
-import { searchRowOf, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow, type SearchTuning } from '../search-walk.ts';
+import {
+  searchRowOf,
+  searchTexts,
+  walkSearch,
+  type CodeSearchQuery,
+  type SearchGroup,
+  type SearchKey,
+  type SearchRow,
+  type SearchTuning,
+} from '../search-walk.ts';
+import { tokenizedText } from '../../domain/search-text.ts';
 import type { RawPage } from '../store.ts';
 import { matchExpression, SearchTermWriter } from './search-terms.ts';
 
@@ -47,7 +59,7 @@ export const SQLITE_SEARCH_SCHEMA = `
  * few large segments instead of many it must then merge (300 000 records'
  * words: 2.6 → 1.9 s; the queries cost the same).
  */
-const SEARCH_WORDS_SCHEMA = `
+export const SEARCH_WORDS_SCHEMA = `
   CREATE VIRTUAL TABLE search_words USING fts5(
     words, content='', contentless_delete=1, prefix='1 2 3', tokenize='ascii', detail=none
   );
@@ -137,8 +149,9 @@ export class SqliteSearchIndexer {
     rows.forEach((_, i) => {
       if (revised[i]) this.deleteWords.run(seqs[i]!);
     });
-    rows.forEach((row, i) => this.insertWords.run(seqs[i]!, row.words));
-    if (this.terms) for (const row of rows) this.terms.write(row.words);
+    const texts = rows.map((row) => tokenizedText(searchTexts(row)));
+    texts.forEach((text, i) => this.insertWords.run(seqs[i]!, text));
+    if (this.terms) for (const text of texts) this.terms.write(text);
   }
 
   /** What writeMany left for the end of the transaction: the word list, and the indexes it dropped. */
@@ -185,7 +198,7 @@ export function rebuildSearchWords(db: DatabaseSync): void {
   db.exec(SEARCH_WORDS_SCHEMA);
   const insert = db.prepare('INSERT INTO search_words (rowid, words) VALUES (?, ?)');
   const all = db.prepare('SELECT s.seq, c.id, c.system, c.code, c.status, c.json FROM search_codes s JOIN codes c ON c.id = s.id ORDER BY s.seq');
-  for (const r of all.iterate() as Iterable<StoredRow & { seq: number }>) insert.run(r.seq, storedSearchRow(r).words);
+  for (const r of all.iterate() as Iterable<StoredRow & { seq: number }>) insert.run(r.seq, tokenizedText(searchTexts(storedSearchRow(r))));
 }
 
 type Statements = { arrays(sql: string): StatementSync };

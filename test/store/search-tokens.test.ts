@@ -1,0 +1,69 @@
+/**
+ * The SQLite word index is given each record's folded texts as they are when
+ * they are lower-case ASCII (tokenizedText), and FTS5's `ascii` tokenizer
+ * splits them. Whatever the text, FTS5 must then hold exactly the words it held
+ * when it was given the distinct words joined by spaces (wordsOf's words), and
+ * the word list must note exactly the words longer than the prefix index.
+ */
+import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { distinctWords, foldText, longTokens, tokenizedText } from '../../src/domain/search-text.ts';
+import { SEARCH_WORDS_SCHEMA } from '../../src/store/sqlite/search.ts';
+
+/** The terms FTS5 keeps for one record given text. */
+function ftsTerms(text: string): string[] {
+  const db = new DatabaseSync(':memory:');
+  try {
+    db.exec(SEARCH_WORDS_SCHEMA);
+    db.prepare('INSERT INTO search_words (rowid, words) VALUES (1, ?)').run(text);
+    db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, search_words, 'row')");
+    return (db.prepare('SELECT term FROM temp.vocab ORDER BY term').all() as { term: string }[]).map((r) => r.term);
+  } finally {
+    db.close();
+  }
+}
+
+/** ASCII (capitals, punctuation, control characters), Latin, other scripts, and what folds into capitals (№ → No). */
+const unit = fc
+  .oneof(
+    { weight: 8, arbitrary: fc.integer({ min: 0, max: 0x7f }) },
+    { weight: 2, arbitrary: fc.integer({ min: 0x80, max: 0x24f }) },
+    { weight: 1, arbitrary: fc.constantFrom(0x2116, 0x2121, 0x3c2, 0x1e9e, 0x2014, 0xab, 0x6771, 0x4eac, 0xff21) },
+  )
+  .map((c) => String.fromCharCode(c));
+const text = fc.oneof(
+  fc.string({ unit, maxLength: 120 }),
+  // Words near and over the 100 characters a word is cut at.
+  fc
+    .tuple(
+      fc.string({ unit, maxLength: 10 }),
+      fc.string({ unit: fc.constantFrom('a', 'b', 'Z', '9'), minLength: 95, maxLength: 130 }),
+      fc.string({ unit, maxLength: 10 }),
+    )
+    .map((parts) => parts.join('')),
+);
+const noted = longTokens(4);
+
+test('FTS5 holds the same words from tokenizedText as from the distinct words, and the long ones are noted', () => {
+  fc.assert(
+    fc.property(text, text, fc.option(text, { nil: null }), (code, display, definition) => {
+      const folded = [foldText(code), foldText(display), foldText(definition ?? '')];
+      const words = distinctWords(folded);
+      const given = tokenizedText(folded);
+      assert.deepEqual(ftsTerms(given), ftsTerms(words.join(' ')));
+      assert.deepEqual([...new Set(noted(given))].sort(), words.filter((w) => w.length >= 4).sort());
+    }),
+    { numRuns: 600 },
+  );
+});
+
+test('lower-case ASCII texts are given as they are; anything else as its distinct words', () => {
+  assert.equal(tokenizedText(['a01.1', 'diabetes mellitus, type 2', '']), 'a01.1 diabetes mellitus, type 2 ');
+  assert.equal(tokenizedText([foldText('№ 5'), 'x', '']), 'o 5 x', 'a capital left by folding: the words, as wordsOf gives them');
+  assert.equal(tokenizedText(['são', 'tomé', '']), 'são tomé');
+  const long = 'y'.repeat(150);
+  assert.equal(tokenizedText(['c1', `a ${long}`, '']), `c1 a ${'y'.repeat(100)}`, 'a word over 100 characters is cut, as wordsOf cuts it');
+  assert.deepEqual(noted('a01.1 diabetes mellitus, type 2 '), ['diabetes', 'mellitus', 'type']);
+});
