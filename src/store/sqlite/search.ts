@@ -245,8 +245,12 @@ export async function searchSqlite(statements: Statements, q: CodeSearchQuery, t
       if (match === null) return [];
       Object.assign(params, { match, afterSeq: after?.seq ?? 0 });
       // CROSS JOIN keeps FTS5 outermost: its doclist is walked in rowid order and the walk stops at the limit.
+      // The cursor's sequence is cast: node:sqlite binds a number as REAL, and FTS5 takes a rowid bound
+      // only when it is an INTEGER. Given a REAL it walked every doclist from its start and SQLite
+      // dropped the rows before the cursor, so a page cost what the rows before it did (40 ms at
+      // sequence 900 000 of a word in half of 1 000 000 records, against 0.1 ms).
       sql = `SELECT s.seq, c.json FROM search_words f CROSS JOIN search_codes s ON s.seq = f.rowid CROSS JOIN codes c ON c.id = s.id
-        WHERE ${and(['search_words MATCH $match', 'f.rowid > $afterSeq', `NOT ${codePrefix}`, `NOT ${displayPrefix}`])} ORDER BY f.rowid LIMIT $limit`;
+        WHERE ${and(['search_words MATCH $match', 'f.rowid > CAST($afterSeq AS INTEGER)', `NOT ${codePrefix}`, `NOT ${displayPrefix}`])} ORDER BY f.rowid LIMIT $limit`;
     }
     const found = statements.arrays(sql).all(usedParameters(sql, params)) as unknown as (string | number)[][];
     return found.map((r): [SearchKey, string] => {
