@@ -4,6 +4,7 @@
  * The third group (the display starts with the query, the code does not) is
  * read from the display index alone (it carries the folded code since
  * migration 11), so a candidate costs no row lookup before its record is read.
+ * The fourth gives FTS5 the cursor as an integer, which FTS5 seeks to.
  */
 import assert from 'node:assert/strict';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
@@ -49,6 +50,10 @@ test('each group of a search is an index range; the third reads the display inde
     assert.equal(plans.length, 4, plans.join('\n'));
     for (const plan of plans) assert.doesNotMatch(plan, /TEMP B-TREE|SCAN s\b/, `a group sorts or scans: ${plan}`);
     assert.match(plans[2]!, /USING COVERING INDEX search_by_display/, plans[2]);
+    // node:sqlite binds a number as REAL, and FTS5 takes a rowid bound only as an INTEGER: without the
+    // cast it reads every doclist from its start and a deep page costs what the rows before it do.
+    const wordGroup = seen.find((sql) => sql.includes('search_words MATCH'))!;
+    assert.match(wordGroup, /f\.rowid > CAST\(\$afterSeq AS INTEGER\)/, 'the cursor reaches FTS5 as an integer rowid bound');
   } finally {
     await ctx.close();
   }

@@ -25,21 +25,23 @@ function ftsTerms(text: string): string[] {
   }
 }
 
-/** ASCII (capitals, punctuation, control characters), Latin, other scripts, and what folds into capitals (№ → No). */
+/** ASCII (capitals, punctuation, control characters), Latin, other scripts, what folds into capitals (№ → No), and beyond the BMP. */
 const unit = fc
   .oneof(
     { weight: 8, arbitrary: fc.integer({ min: 0, max: 0x7f }) },
     { weight: 2, arbitrary: fc.integer({ min: 0x80, max: 0x24f }) },
     { weight: 1, arbitrary: fc.constantFrom(0x2116, 0x2121, 0x3c2, 0x1e9e, 0x2014, 0xab, 0x6771, 0x4eac, 0xff21) },
+    // Beyond the BMP (𠀀 𝐀 🄰), and a lone surrogate.
+    { weight: 1, arbitrary: fc.constantFrom(0x20000, 0x1d400, 0x1f130, 0xd800) },
   )
-  .map((c) => String.fromCharCode(c));
+  .map((c) => String.fromCodePoint(c));
 const text = fc.oneof(
   fc.string({ unit, maxLength: 120 }),
   // Words near and over the 100 characters a word is cut at.
   fc
     .tuple(
       fc.string({ unit, maxLength: 10 }),
-      fc.string({ unit: fc.constantFrom('a', 'b', 'Z', '9'), minLength: 95, maxLength: 130 }),
+      fc.string({ unit: fc.constantFrom('a', 'b', 'Z', '9', '𠀀'), minLength: 95, maxLength: 130 }),
       fc.string({ unit, maxLength: 10 }),
     )
     .map((parts) => parts.join('')),
