@@ -54,11 +54,27 @@ export function foldUnicode(text: string): string {
 
 function foldCharacters(text: string): string {
   // Lower-case first: 'İ' lower-cases to 'i' + a combining dot, which NFKD keeps and the mark strip removes.
+  // And again after NFKD: a compatibility form may decompose into a capital (№ → No, ℃ → °C, 𝐀 → A).
   return text
     .toLowerCase()
     .normalize('NFKD')
     .replace(MARKS, '')
+    .toLowerCase()
     .replace(EXTRA_PATTERN, (c) => FOLD_EXTRA[c]!);
+}
+
+/**
+ * Whether folding until SQLite schema 13 (PostgreSQL 8) gave this text
+ * another form: it lower-cased only before NFKD, so a compatibility form that
+ * decomposes into a capital kept it (`№1234` folded to `No1234`). The query's
+ * words lost that capital (wordsOf's ASCII way keeps a–z and 0–9) and the word
+ * list kept it, so such records were not found by their words. No character
+ * up to U+024F is one of them.
+ */
+export function foldedOtherwiseBefore(text: string): boolean {
+  if (!BEYOND_LATIN.test(text)) return false;
+  const decomposed = text.toLowerCase().normalize('NFKD').replace(MARKS, '');
+  return decomposed.toLowerCase() !== decomposed;
 }
 
 /** Words of folded text: runs of letters and digits. */
@@ -91,9 +107,9 @@ export function distinctWords(folded: readonly string[]): string[] {
 /** What FTS5's `ascii` tokenizer keeps in a word (as UTF-16 code units): ASCII letters and digits, and anything beyond ASCII. */
 const TOKEN_UNIT = 'a-zA-Z0-9\\u0080-\\uffff';
 /**
- * A character that is not ASCII, or a capital: folding leaves capitals only
- * where a compatibility form decomposes into one (`№` → `No`), and wordsOf's
- * ASCII way keeps only a–z and 0–9 of it.
+ * A character that is not ASCII, or a capital. Folded text holds no capital
+ * (folding lower-cases after NFKD too), but wordsOf's ASCII way keeps only a–z
+ * and 0–9, so a capital given here would not be one word of FTS5's.
  */
 const NOT_LOWER_ASCII = /[A-Z\u0080-\uffff]/;
 /** A run of ASCII letters and digits longer than MAX_WORD_LENGTH: a word wordsOf would cut. */

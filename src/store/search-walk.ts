@@ -15,7 +15,7 @@
  */
 import { jsonItems } from '../domain/json-text.ts';
 import type { CodeRecord, CodeStatus } from '../domain/records.ts';
-import { distinctWords, foldText } from '../domain/search-text.ts';
+import { distinctWords, foldedOtherwiseBefore, foldText } from '../domain/search-text.ts';
 import type { RawPage } from '../domain/pages.ts';
 import type { CodeSearchQuery, SearchGroup, SearchKey } from '../domain/search.ts';
 
@@ -84,4 +84,38 @@ export function searchTexts(row: SearchRow): [string, string, string] {
 /** The distinct words of the record's code, display and definition, space-separated. */
 export function searchWords(row: SearchRow): string {
   return distinctWords(searchTexts(row)).join(' ');
+}
+
+/** A code as stored: its columns and its record's JSON. */
+export interface StoredSearchSource {
+  id: string;
+  system: string;
+  code: string;
+  status: CodeStatus;
+  json: string;
+}
+
+function storedTexts(r: StoredSearchSource): { display: string; definition: string | null } {
+  const record = JSON.parse(r.json) as { display?: unknown; definition?: unknown };
+  return {
+    display: typeof record.display === 'string' ? record.display : '',
+    definition: typeof record.definition === 'string' ? record.definition : null,
+  };
+}
+
+/** The search row of a stored code (the migrations that build or rebuild the index). */
+export function storedSearchRow(r: StoredSearchSource): SearchRow {
+  return searchRowOf({ ...r, ...storedTexts(r) });
+}
+
+/**
+ * The search row of a stored code whose folding changed in SQLite schema 13
+ * (PostgreSQL 8), or null: its code or its record JSON is tried first, so
+ * that most records are passed over without being parsed.
+ */
+export function refoldedSearchRow(r: StoredSearchSource): SearchRow | null {
+  if (!foldedOtherwiseBefore(r.code) && !foldedOtherwiseBefore(r.json)) return null;
+  const { display, definition } = storedTexts(r);
+  if (![r.code, display, definition ?? ''].some(foldedOtherwiseBefore)) return null;
+  return searchRowOf({ ...r, display, definition });
 }

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { foldText, foldUnicode, wordsOf, wordsOfUnicode } from '../../src/domain/search-text.ts';
+import { foldedOtherwiseBefore, foldText, foldUnicode, wordsOf, wordsOfUnicode } from '../../src/domain/search-text.ts';
 
 const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 300 });
 
@@ -65,4 +65,43 @@ test('other text still folds the general way: accents, full case folding, other 
     }),
     { numRuns: 1_000 },
   );
+});
+
+/** How folding went until SQLite schema 13 (PostgreSQL 8): lower case before NFKD only. */
+function foldedBefore(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[ßς]/g, (c) => (c === 'ß' ? 'ss' : 'σ'))
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+test('folded text holds no capital, and folding it again changes nothing', () => {
+  assert.equal(foldText('№1234'), 'no1234', 'a compatibility form that decomposes into a capital');
+  assert.equal(foldText('25 ℃ or 77 ℉'), '25 °c or 77 °f');
+  assert.equal(foldText('𝐁𝐨𝐥𝐝 ℌ ᴬ'), 'bold h a');
+  assert.deepEqual(wordsOf(foldText('№1234')), ['no1234'], 'the query keeps the N');
+  fc.assert(
+    fc.property(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.string({ maxLength: 60 }), (a, b) => {
+      for (const text of [a, b]) {
+        const folded = foldText(text);
+        assert.equal(folded.toLowerCase(), folded);
+        assert.equal(foldText(folded), folded);
+      }
+    }),
+    { numRuns: 2_000 },
+  );
+});
+
+test('foldedOtherwiseBefore tells exactly the texts whose folding changed', () => {
+  for (let code = 0; code <= 0x2fff; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    const c = String.fromCodePoint(code);
+    assert.equal(foldedOtherwiseBefore(`x${c}y`), foldedBefore(`x${c}y`) !== foldText(`x${c}y`), `U+${code.toString(16)}`);
+  }
+  for (const c of ['𝐀', '🄰', '𝔄', '𝟏']) assert.equal(foldedOtherwiseBefore(c), foldedBefore(c) !== foldText(c), c);
+  assert.equal(foldedOtherwiseBefore('№1234'), true);
+  assert.equal(foldedOtherwiseBefore('São Tomé, Ærø, ǅemal'), false, 'nothing up to U+024F changed');
 });

@@ -63,7 +63,8 @@ test('FTS5 holds the same words from tokenizedText as from the distinct words, a
 
 test('lower-case ASCII texts are given as they are; anything else as its distinct words', () => {
   assert.equal(tokenizedText(['a01.1', 'diabetes mellitus, type 2', '']), 'a01.1 diabetes mellitus, type 2 ');
-  assert.equal(tokenizedText([foldText('№ 5'), 'x', '']), 'o 5 x', 'a capital left by folding: the words, as wordsOf gives them');
+  // Folding leaves no capital since it lower-cases after NFKD, but a capital is still not given to FTS5 as it is.
+  assert.equal(tokenizedText(['No 5', 'x', '']), 'o 5 x', 'a capital: the words, as wordsOf gives them');
   assert.equal(tokenizedText(['são', 'tomé', '']), 'são tomé');
   const long = 'y'.repeat(150);
   assert.equal(tokenizedText(['c1', `a ${long}`, '']), `c1 a ${'y'.repeat(100)}`, 'a word over 100 characters is cut, as wordsOf cuts it');

@@ -67,6 +67,22 @@ export function searchTests(open: OpenStore): void {
     });
   });
 
+  test('a compatibility form that decomposes into a capital folds to lower case: № is no, ℃ is °c', async () => {
+    await withStore(open, async (store) => {
+      await writeCodes(store, [
+        textRow('ru:N1234', '№1234 приказ', 'Температура в ℃, не в ℉.'),
+        textRow('ru:OTHER', 'Другой приказ', null),
+        textRow('m:BOLD', '𝐁𝐨𝐥𝐝 letters', null),
+      ]);
+      assert.deepEqual(await searchAll(store, 'no1234'), ['ru:N1234'], 'a whole word of the display');
+      assert.deepEqual(await searchAll(store, '№1234'), ['ru:N1234'], 'the query folds the same way');
+      assert.deepEqual(await searchAll(store, 'no12'), ['ru:N1234'], 'the display starts with it');
+      assert.deepEqual(await searchAll(store, 'приказ no1234'), ['ru:N1234']);
+      assert.deepEqual(await searchAll(store, 'температура ℃'), ['ru:N1234'], 'a word of the definition, and ℃ as c');
+      assert.deepEqual(await searchAll(store, 'bold'), ['m:BOLD'], 'mathematical capitals');
+    });
+  });
+
   test('search orders in four groups: code equals, code starts, display starts, other matches', async () => {
     await withStore(open, async (store) => {
       await writeCodes(store, CODES);

@@ -7,7 +7,7 @@
 import { KEY_LIFE_POSTGRES } from './key-life-migration.ts';
 import type pg from 'pg';
 import { exec, LOCK_KEY_SQL, rows, withOwnConnection, type PoolOptions } from './pg-client.ts';
-import { indexExistingCodes, POSTGRES_SEARCH_SCHEMA } from './search.ts';
+import { indexExistingCodes, POSTGRES_SEARCH_SCHEMA, refoldSearchRows } from './search.ts';
 import { POSTGRES_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradePostgres } from '../plan-upgrade.ts';
 import { migrateNavigation } from './navigation-migration.ts';
@@ -190,6 +190,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // 7: hierarchy edges and closure, code versions for as_of, roots and release indexes;
   //    plans that had every endpoint get codes.hierarchy and codes.batch
   migrateNavigation,
+  // 8: folding lower-cases after NFKD too (№ → no, ℃ → °c): the search rows it changes, written again
+  refoldSearchRows,
 ];
 
 /** Runs on a connection of its own, without the requests' statement timeout: a migration may take long. */

@@ -12,14 +12,16 @@
 import type pg from 'pg';
 import type { CodeRecord, CodeStatus } from '../../domain/records.ts';
 import {
-  searchRowOf,
+  refoldedSearchRow,
   searchWords,
+  storedSearchRow,
   walkSearch,
   type CodeSearchQuery,
   type SearchGroup,
   type SearchKey,
   type SearchRow,
   type SearchTuning,
+  type StoredSearchSource,
 } from '../search-walk.ts';
 import type { RawPage } from '../store.ts';
 import { exec, storeError, type Queryable, type Value } from './pg-client.ts';
@@ -67,27 +69,38 @@ export async function writeSearchRows(client: Queryable, found: SearchRow[]): Pr
 
 /** Builds the search rows of every stored code (the migration that adds search), a chunk at a time. */
 export async function indexExistingCodes(client: pg.Client): Promise<void> {
-  let after = '';
-  for (;;) {
-    const found = (
-      await client.query<[string, string, string, CodeStatus, string]>({
-        text: 'SELECT id, system, code, status, json FROM codes WHERE id > $1 ORDER BY id LIMIT $2',
-        values: [after, CHUNK],
-        rowMode: 'array',
-      })
-    ).rows;
+  for (let after = ''; ;) {
+    const found = await storedCodes(client, 'id > $1', after);
     if (found.length === 0) return;
-    await writeSearchRows(
-      client,
-      found.map(([id, system, code, status, json]) => {
-        const record = JSON.parse(json) as { display?: unknown; definition?: unknown };
-        const display = typeof record.display === 'string' ? record.display : '';
-        const definition = typeof record.definition === 'string' ? record.definition : null;
-        return searchRowOf({ id, system, code, status, display, definition });
-      }),
-    );
-    after = found.at(-1)![0];
+    await writeSearchRows(client, found.map(storedSearchRow));
+    after = found.at(-1)!.id;
   }
+}
+
+/**
+ * Migration 8: the search rows of the records whose folding changed when it
+ * began to lower-case after NFKD too (refoldedSearchRow), written again. Only
+ * records with a character beyond U+024F can have changed: the others are
+ * not read.
+ */
+export async function refoldSearchRows(client: pg.Client): Promise<void> {
+  for (let after = ''; ;) {
+    const found = await storedCodes(client, "id > $1 AND json ~ '[^\\u0001-\\u024f]'", after);
+    if (found.length === 0) return;
+    const rows = found.map(refoldedSearchRow).filter((row) => row !== null);
+    if (rows.length > 0) await writeSearchRows(client, rows);
+    after = found.at(-1)!.id;
+  }
+}
+
+/** Stored codes in id order, CHUNK at a time, after the id bound to $1. */
+async function storedCodes(client: pg.Client, where: string, after: string): Promise<StoredSearchSource[]> {
+  const found = await client.query<[string, string, string, CodeStatus, string]>({
+    text: `SELECT id, system, code, status, json FROM codes WHERE ${where} ORDER BY id LIMIT $2`,
+    values: [after, CHUNK],
+    rowMode: 'array',
+  });
+  return found.rows.map(([id, system, code, status, json]) => ({ id, system, code, status, json }));
 }
 
 /** tsquery: every word as a prefix, quoted (words are letters and digits only). */

@@ -5,7 +5,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
-import { indexExistingCodes, rebuildSearchWords, SQLITE_SEARCH_SCHEMA } from './search.ts';
+import { indexExistingCodes, rebuildSearchWords, refoldSearchRows, SQLITE_SEARCH_SCHEMA } from './search.ts';
 import { fillSearchTerms } from './search-terms.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
@@ -186,6 +186,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // 12: the word index keeps which records hold a word, not where (search never asked where):
   //     a smaller index, cheaper to write on every import and to read
   rebuildSearchWords,
+  // 13: folding lower-cases after NFKD too (№ → no, ℃ → °c): the search rows it changes, written again
+  refoldSearchRows,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

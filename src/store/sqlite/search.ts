@@ -17,16 +17,18 @@
  * one FTS5 term, exactly.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { CodeRecord, CodeStatus } from '../../domain/records.ts';
+import type { CodeRecord } from '../../domain/records.ts';
 import {
-  searchRowOf,
+  refoldedSearchRow,
   searchTexts,
+  storedSearchRow,
   walkSearch,
   type CodeSearchQuery,
   type SearchGroup,
   type SearchKey,
   type SearchRow,
   type SearchTuning,
+  type StoredSearchSource,
 } from '../search-walk.ts';
 import { tokenizedText } from '../../domain/search-text.ts';
 import type { RawPage } from '../store.ts';
@@ -162,22 +164,12 @@ export class SqliteSearchIndexer {
   }
 }
 
-type StoredRow = { id: string; system: string; code: string; status: CodeStatus; json: string };
-
-/** The search row of a stored code. */
-function storedSearchRow(r: StoredRow): SearchRow {
-  const record = JSON.parse(r.json) as { display?: unknown; definition?: unknown };
-  const display = typeof record.display === 'string' ? record.display : '';
-  const definition = typeof record.definition === 'string' ? record.definition : null;
-  return searchRowOf({ ...r, display, definition });
-}
-
 /** Builds the search rows of every stored code (migration 7, which adds search; search_terms comes with 9). */
 export function indexExistingCodes(db: DatabaseSync): void {
   const indexer = new SqliteSearchIndexer(db, { terms: false });
   const all = db.prepare('SELECT id, system, code, status, json FROM codes ORDER BY id');
   let chunk: SearchRow[] = [];
-  for (const r of all.iterate() as Iterable<StoredRow>) {
+  for (const r of all.iterate() as Iterable<StoredSearchSource>) {
     chunk.push(storedSearchRow(r));
     if (chunk.length === INDEX_CHUNK) {
       indexer.writeMany(chunk);
@@ -198,7 +190,38 @@ export function rebuildSearchWords(db: DatabaseSync): void {
   db.exec(SEARCH_WORDS_SCHEMA);
   const insert = db.prepare('INSERT INTO search_words (rowid, words) VALUES (?, ?)');
   const all = db.prepare('SELECT s.seq, c.id, c.system, c.code, c.status, c.json FROM search_codes s JOIN codes c ON c.id = s.id ORDER BY s.seq');
-  for (const r of all.iterate() as Iterable<StoredRow & { seq: number }>) insert.run(r.seq, tokenizedText(searchTexts(storedSearchRow(r))));
+  for (const r of all.iterate() as Iterable<StoredSearchSource & { seq: number }>) insert.run(r.seq, tokenizedText(searchTexts(storedSearchRow(r))));
+}
+
+/**
+ * Migration 13: the search rows of the records whose folding changed when it
+ * began to lower-case after NFKD too (refoldedSearchRow): their folded code
+ * and display, their words in FTS5, and the word list. Every other record is
+ * left as it is; most are passed over without their JSON being parsed.
+ */
+export function refoldSearchRows(db: DatabaseSync): void {
+  const page = db.prepare(
+    'SELECT s.seq, c.id, c.system, c.code, c.status, c.json FROM search_codes s JOIN codes c ON c.id = s.id WHERE s.seq > ? ORDER BY s.seq LIMIT ?',
+  );
+  const update = db.prepare('UPDATE search_codes SET folded_code = ?, folded_display = ? WHERE seq = ?');
+  const remove = db.prepare('DELETE FROM search_words WHERE rowid = ?');
+  const insert = db.prepare('INSERT INTO search_words (rowid, words) VALUES (?, ?)');
+  const terms = new SearchTermWriter(db);
+  for (let after = 0; ;) {
+    const rows = page.all(after, INDEX_CHUNK) as unknown as (StoredSearchSource & { seq: number })[];
+    for (const r of rows) {
+      const row = refoldedSearchRow(r);
+      if (row === null) continue;
+      const text = tokenizedText(searchTexts(row));
+      update.run(row.foldedCode, row.foldedDisplay, r.seq);
+      remove.run(r.seq);
+      insert.run(r.seq, text);
+      terms.write(text);
+    }
+    if (rows.length < INDEX_CHUNK) break;
+    after = Number(rows.at(-1)!.seq);
+  }
+  terms.flush();
 }
 
 type Statements = { arrays(sql: string): StatementSync };
