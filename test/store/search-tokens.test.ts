@@ -68,5 +68,8 @@ test('lower-case ASCII texts are given as they are; anything else as its distinc
   assert.equal(tokenizedText(['são', 'tomé', '']), 'são tomé');
   const long = 'y'.repeat(150);
   assert.equal(tokenizedText(['c1', `a ${long}`, '']), `c1 a ${'y'.repeat(100)}`, 'a word over 100 characters is cut, as wordsOf cuts it');
+  const hundred = `${'x'.repeat(99)}9`;
+  assert.equal(tokenizedText(['c1', `a.${hundred}.b`, '']), `c1 a.${hundred}.b `, 'a word of exactly 100 characters is given as it is');
+  assert.equal(tokenizedText(['c1', `a.${hundred}9.b`, '']), `c1 a ${hundred} b`, 'one of 101 is cut');
   assert.deepEqual(noted('a01.1 diabetes mellitus, type 2 '), ['diabetes', 'mellitus', 'type']);
 });
