@@ -49,6 +49,9 @@ export interface SqliteStoreOptions {
  * are the page cache's, shared and reclaimable, but they count in the
  * process's RSS. See docs/decisions.md for what it costs on a failing disk.
  */
+/** Threads SQLite may sort with when an import builds an index (PRAGMA threads; the bundled SQLite allows up to 8). */
+const IMPORT_SORT_THREADS = 2;
+
 function openDatabase(path: string, busyTimeoutMs: number, mmapBytes: number): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
@@ -185,6 +188,9 @@ export class SqliteStore extends SqliteStatements implements Store {
     // No map for an import: it reads the stored codes in key order, which the kernel's read-ahead
     // serves, and its memory bound (the importer's RSS) would count every page it mapped.
     const db = openDatabase(this.path, BUSY_TIMEOUT_MS, 0);
+    // The indexes an import builds again (the search table's, see search.ts) sort on a second
+    // thread as well: both at 1 000 000 rows in 1.7–1.9 s instead of 2.2–2.4.
+    db.exec(`PRAGMA threads = ${IMPORT_SORT_THREADS}`);
     try {
       await beginImmediate(db, this.importWaitMs);
       try {
