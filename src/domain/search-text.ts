@@ -53,14 +53,15 @@ export function foldUnicode(text: string): string {
 }
 
 function foldCharacters(text: string): string {
-  // Lower-case first: 'İ' lower-cases to 'i' + a combining dot, which NFKD keeps and the mark strip removes.
-  // And again after NFKD: a compatibility form may decompose into a capital (№ → No, ℃ → °C, 𝐀 → A).
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(MARKS, '')
+  // Lower-cased again after NFKD: a compatibility form may decompose into a capital (№ → No, ℃ → °C, 𝐀 → A).
+  return decomposed(text)
     .toLowerCase()
     .replace(EXTRA_PATTERN, (c) => FOLD_EXTRA[c]!);
+}
+
+/** Lower case, then NFKD without its marks. Lower-case first: 'İ' lower-cases to 'i' + a combining dot, which NFKD keeps and the mark strip removes. */
+function decomposed(text: string): string {
+  return text.toLowerCase().normalize('NFKD').replace(MARKS, '');
 }
 
 /**
@@ -73,8 +74,8 @@ function foldCharacters(text: string): string {
  */
 export function foldedOtherwiseBefore(text: string): boolean {
   if (!BEYOND_LATIN.test(text)) return false;
-  const decomposed = text.toLowerCase().normalize('NFKD').replace(MARKS, '');
-  return decomposed.toLowerCase() !== decomposed;
+  const before = decomposed(text);
+  return before.toLowerCase() !== before;
 }
 
 /** Words of folded text: runs of letters and digits. */

@@ -8,9 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { distinctWords } from '../../src/domain/search-text.ts';
-import type { SearchRow } from '../../src/store/search-walk.ts';
+import { searchRowOf, type SearchRow } from '../../src/store/search-walk.ts';
 import { SqliteSearchIndexer } from '../../src/store/sqlite/search.ts';
-import { searchRowOf } from '../../src/store/search-walk.ts';
 import type { Store } from '../../src/store/store.ts';
 import { withOldPostgres, withOldSqlite, type OldRows } from '../helpers/old-schema.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';

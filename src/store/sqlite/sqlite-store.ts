@@ -42,6 +42,9 @@ export interface SqliteStoreOptions {
   mmapBytes?: number;
 }
 
+/** Threads SQLite may sort with when an import builds an index (PRAGMA threads; the bundled SQLite allows up to 8). */
+const IMPORT_SORT_THREADS = 2;
+
 /**
  * mmapBytes > 0: the connection reads the file through a memory map, so a page
  * read is a memory access instead of a pread() (a random record at 1 000 000
@@ -49,9 +52,6 @@ export interface SqliteStoreOptions {
  * are the page cache's, shared and reclaimable, but they count in the
  * process's RSS. See docs/decisions.md for what it costs on a failing disk.
  */
-/** Threads SQLite may sort with when an import builds an index (PRAGMA threads; the bundled SQLite allows up to 8). */
-const IMPORT_SORT_THREADS = 2;
-
 function openDatabase(path: string, busyTimeoutMs: number, mmapBytes: number): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
