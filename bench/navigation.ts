@@ -97,8 +97,8 @@ const asOfList = await per('as-of list page (50, 2024-09-01)', N, (i) =>
   nav.pageCodesAsOf({ asOf: '2024-09-01', after: `tree:${random(i)}`, limit: 50, system: null, status: null }),
 );
 const ids = (i: number) => Array.from({ length: 200 }, (_, k) => `tree:${random(i * 200 + k)}`);
-const batch = await per('batch of 200', 500, (i) => nav.codesJson(ids(i), null));
-const batchAsOf = await per('batch of 200, as of 2024-09-01', 500, (i) => nav.codesJson(ids(i), '2024-09-01'));
+const batch = await per('batch of 200', 500, (i) => nav.codesBatch(ids(i), null));
+const batchAsOf = await per('batch of 200, as of 2024-09-01', 500, (i) => nav.codesBatch(ids(i), '2024-09-01'));
 console.log(
   `ratios: children ÷ list ${(children / list).toFixed(2)}, descendants ÷ list ${(descendants / list).toFixed(2)}, ancestors ÷ get ${(ancestors / get).toFixed(2)}, as-of get ÷ get ${(asOfGet / get).toFixed(2)}, as-of list ÷ list ${(asOfList / list).toFixed(2)}`,
 );

@@ -8,7 +8,7 @@
  * hierarchy in one transaction). Batches and existence checks go to the store.
  */
 import { jsonItems, jsonText, type JsonText } from '../domain/json-text.ts';
-import type { AncestorKey, AncestorsQuery, AsOfPageQuery, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
+import type { AncestorKey, AncestorsQuery, AsOfPageQuery, BatchRecords, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
 import type { RawPage } from '../domain/pages.ts';
 import type { CodeRecord } from '../domain/records.ts';
 import type { CatalogStore } from './catalog.ts';
@@ -76,8 +76,8 @@ export class CachedNavigation implements Navigation {
     return this.store.systemExists(system);
   }
 
-  codesJson(ids: readonly string[], asOf: string | null): Promise<Map<string, JsonText<CodeRecord>>> {
-    return this.store.codesJson(ids, asOf);
+  codesBatch(ids: readonly string[], asOf: string | null): Promise<BatchRecords> {
+    return this.store.codesBatch(ids, asOf);
   }
 
   private page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {

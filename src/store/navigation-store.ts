@@ -6,11 +6,11 @@
  */
 import type { CodeVersion } from '../domain/history.ts';
 import type { JsonText } from '../domain/json-text.ts';
-import type { AncestorKey, AncestorsQuery, AsOfPageQuery, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
+import type { AncestorKey, AncestorsQuery, AsOfPageQuery, BatchRecords, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
 import type { RawPage } from '../domain/pages.ts';
 import type { CodeRecord } from '../domain/records.ts';
 
-export type { AncestorKey, AncestorsQuery, AsOfPageQuery, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
+export type { AncestorKey, AncestorsQuery, AsOfPageQuery, BatchRecords, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
 
 export interface NavigationStore {
   pageChildren(query: RelativesQuery): Promise<RawPage<string, CodeRecord>>;
@@ -24,8 +24,8 @@ export interface NavigationStore {
   /** The record of a code as it stood on `asOf`, or null when it did not exist then. */
   codeJsonAsOf(id: string, asOf: string): Promise<JsonText<CodeRecord> | null>;
   pageCodesAsOf(query: AsOfPageQuery): Promise<RawPage<string, CodeRecord>>;
-  /** The records of the ids found (now, or on `asOf`), keyed by id; unknown ids are absent. */
-  codesJson(ids: readonly string[], asOf: string | null): Promise<Map<string, JsonText<CodeRecord>>>;
+  /** The records of the ids found (now, or on `asOf`) and the ids not found; `ids` holds each id once. */
+  codesBatch(ids: readonly string[], asOf: string | null): Promise<BatchRecords>;
 }
 
 /** What an import writes for the navigation reads, inside its transaction. */

@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import fc from 'fast-check';
 import type { ChangeRecord, CodeRecord, CodeStatus } from '../../src/domain/records.ts';
 import { runImport } from '../../src/services/import/importer.ts';
-import type { AncestorKey } from '../../src/store/navigation-store.ts';
+import type { AncestorKey, BatchRecords } from '../../src/store/navigation-store.ts';
 import type { RawPage, Store } from '../../src/store/store.ts';
 import { tempDir, toCsv } from '../helpers/context.ts';
 import { binaryOrder, NO_CHANGE_FILTERS, type OpenStore } from './suite-fixtures.ts';
@@ -239,12 +239,19 @@ export function navigationTests(open: OpenStore): void {
               `retired as of ${date}`,
             );
             const all = Array.from({ length: 6 }, (_, i) => `n:N${i}`);
-            const batch = await store.navigation.codesJson(all, date);
+            const batch = await store.navigation.codesBatch(all, date);
+            const singles: (string | null)[] = [];
             for (const id of all) {
               const one = await store.navigation.codeJsonAsOf(id, date);
               assert.deepEqual(one === null ? null : JSON.parse(one), expected.get(id) ?? null, `${id} as of ${date}`);
-              assert.equal(batch.get(id) ?? null, one, `${id} in a batch as of ${date}`);
+              singles.push(one);
             }
+            assert.equal(batch.json.toString(), singles.filter((one) => one !== null).join(','), `a batch as of ${date}: the records, in the order asked`);
+            assert.deepEqual(
+              batch.missing,
+              all.filter((_, i) => singles[i] === null),
+              `a batch as of ${date}: the ids not found`,
+            );
           }
         } finally {
           await opened.cleanup();
@@ -332,8 +339,9 @@ export function navigationTests(open: OpenStore): void {
         { release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' },
       );
       await importInto(store, dir, [{ code: 'C', display: 'c' }], { release: 'r2', effectiveDate: '2024-02-01', mode: 'delta' });
-      assert.deepEqual([...(await store.navigation.codesJson(['n:C', 'n:X', 'n:A'], null)).keys()].sort(), ['n:A', 'n:C']);
-      assert.deepEqual([...(await store.navigation.codesJson(['n:C', 'n:X', 'n:A'], '2024-01-31')).keys()], ['n:A']);
+      const batchIds = (records: BatchRecords) => [(JSON.parse(`[${records.json.toString()}]`) as { id: string }[]).map((r) => r.id), records.missing];
+      assert.deepEqual(batchIds(await store.navigation.codesBatch(['n:C', 'n:X', 'n:A'], null)), [['n:C', 'n:A'], ['n:X']]);
+      assert.deepEqual(batchIds(await store.navigation.codesBatch(['n:C', 'n:X', 'n:A'], '2024-01-31')), [['n:A'], ['n:C', 'n:X']]);
       assert.equal(await store.navigation.systemExists('n'), true);
       assert.equal(await store.navigation.systemExists('m'), false);
     });

@@ -2,7 +2,7 @@
  * POST /v1/codes/batch: up to 200 codes in one request, now or on a past
  * date. One batch counts as one request toward the limits.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../errors.ts';
 import { isIsoDate } from '../../domain/records.ts';
@@ -11,7 +11,7 @@ import { BODY_LIMIT, requireJsonBody } from '../body-errors.ts';
 import { NAVIGATION_EXAMPLES } from '../navigation-examples.ts';
 import { BatchBody, BatchResult } from '../navigation-schemas.ts';
 import { NoQuery, errorResponses, okResponse } from '../schemas.ts';
-import { sendJsonText, type RouteDeps } from './v1-types.ts';
+import { JSON_TYPE, type RouteDeps } from './v1-types.ts';
 
 const FIELDS = ['ids', 'as_of'];
 const IDS_RULE = `ids must be an array of 1 to ${BATCH_MAX_IDS} code ids (strings such as "iso4217:EUR")`;
@@ -76,7 +76,8 @@ export async function batchRoutes(parent: FastifyInstance, { store }: RouteDeps)
     },
     async (request, reply) => {
       const { ids, as_of: asOf } = request.body;
-      sendJsonText(reply, await batchCodes(store, ids, asOf ?? null));
+      // The body is bytes (see batchCodes), which the schema-typed reply does not know of.
+      (reply as FastifyReply).type(JSON_TYPE).send(await batchCodes(store, ids, asOf ?? null));
       return reply;
     },
   );

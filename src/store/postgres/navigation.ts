@@ -6,7 +6,8 @@
 import type pg from 'pg';
 import type { CodeRecord, CodeStatus } from '../../domain/records.ts';
 import { walkAncestors, walkDescendants } from '../hierarchy-walk.ts';
-import type { AncestorKey, AncestorsQuery, AsOfPageQuery, NavigationStore, RelativesQuery, RootsQuery } from '../navigation-store.ts';
+import type { AncestorKey, AncestorsQuery, AsOfPageQuery, BatchRecords, NavigationStore, RelativesQuery, RootsQuery } from '../navigation-store.ts';
+import { batchRecords } from '../batch-records.ts';
 import { toRawPage } from '../sql/raw-page.ts';
 import type { RawPage } from '../../domain/pages.ts';
 import { jsonText, type JsonText } from '../../domain/json-text.ts';
@@ -122,14 +123,13 @@ export class PostgresNavigation implements NavigationStore {
     return this.page(`SELECT code_id, json FROM code_versions WHERE ${where.join(' AND ')} ORDER BY code_id LIMIT $3`, values, q.limit);
   }
 
-  async codesJson(ids: readonly string[], asOf: string | null): Promise<Map<string, JsonText<CodeRecord>>> {
+  async codesBatch(ids: readonly string[], asOf: string | null): Promise<BatchRecords> {
     const found =
       asOf === null
         ? await arrays<[string, string | null]>(this.pool, 'SELECT id, json FROM codes WHERE id = ANY($1::text[])', [[...ids]])
         : await arrays<[string, string | null]>(this.pool, `SELECT j.id, (${AS_OF_ONE('j.id', '$2')}) FROM unnest($1::text[]) AS j(id)`, [[...ids], asOf]);
-    const map = new Map<string, JsonText<CodeRecord>>();
-    for (const [id, json] of found) if (json !== null) map.set(id, jsonText<CodeRecord>(json));
-    return map;
+    const byId = new Map(found);
+    return batchRecords(ids, (i) => byId.get(ids[i]!));
   }
 
   private async step(sql: string, ids: string[]): Promise<string[]> {

@@ -6,12 +6,14 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { CodeRecord, CodeStatus } from '../../domain/records.ts';
 import { walkAncestors, walkDescendants } from '../hierarchy-walk.ts';
-import type { AncestorKey, AncestorsQuery, AsOfPageQuery, NavigationStore, RelativesQuery, RootsQuery } from '../navigation-store.ts';
+import type { AncestorKey, AncestorsQuery, AsOfPageQuery, BatchRecords, NavigationStore, RelativesQuery, RootsQuery } from '../navigation-store.ts';
 import { toRawPage } from '../sql/raw-page.ts';
 import type { RawPage } from '../../domain/pages.ts';
 import { jsonText, type JsonText } from '../../domain/json-text.ts';
 import { SqliteStatements } from './statements.ts';
 import { systemRange } from './navigation-writer.ts';
+import { AS_OF_ONE, batchReader } from './batch-read.ts';
+import type { BatchReader } from './batch-reader.ts';
 
 type Params = Record<string, string | number>;
 
@@ -26,9 +28,15 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
   private keptAt = Number.NaN;
   private readonly kept = new Map<string, boolean>();
 
-  constructor(db: DatabaseSync, version: () => number) {
+  private readonly reader: BatchReader | null;
+  private readonly readBatch: ReturnType<typeof batchReader>;
+
+  /** reader: the thread batches of reader.minIds ids or more are read on; null reads every batch here. */
+  constructor(db: DatabaseSync, version: () => number, reader: BatchReader | null = null) {
     super(db);
     this.version = version;
+    this.reader = reader;
+    this.readBatch = batchReader(db);
   }
 
   /**
@@ -152,19 +160,20 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
     return this.page(`SELECT code_id, json FROM code_versions WHERE ${where.join(' AND ')} ORDER BY code_id LIMIT $limit`, params, q.limit);
   }
 
-  /** One statement for the whole batch: a point query each would cost ~10 µs of statement overhead per id. */
-  async codesJson(ids: readonly string[], asOf: string | null): Promise<Map<string, JsonText<CodeRecord>>> {
-    const list = JSON.stringify(ids);
-    // json_each drives the join (CROSS JOIN keeps it outside): one key lookup per id, no list built and probed.
-    const rows = (asOf === null
-      ? this.arrays('SELECT j.value, c.json FROM json_each(?) j CROSS JOIN codes c ON c.id = j.value').all(list)
-      : this.arrays(`SELECT j.value, (${AS_OF_ONE.replace('code_id = ?', 'code_id = j.value')}) FROM json_each(?) j`).all(asOf, list)) as unknown as [
-      string,
-      string | null,
-    ][];
-    const found = new Map<string, JsonText<CodeRecord>>();
-    for (const [id, json] of rows) if (json !== null) found.set(id, jsonText<CodeRecord>(json));
-    return found;
+  /**
+   * The whole batch in one statement: on the reader thread when there is one
+   * and the batch is worth the trip. Whatever the thread could not answer (it
+   * died, or the statement failed there) is read here: the answer, or the
+   * error, is the event loop's own.
+   */
+  async codesBatch(ids: readonly string[], asOf: string | null): Promise<BatchRecords> {
+    const reader = this.reader;
+    if (reader === null || ids.length < reader.minIds) return this.readBatch(ids, asOf);
+    try {
+      return await reader.read(ids, asOf);
+    } catch {
+      return this.readBatch(ids, asOf);
+    }
   }
 
   private async step(sql: string, ids: string[]): Promise<string[]> {
@@ -180,6 +189,3 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
     return new Map(rows.map(([id, status, json]) => [id, [status, json]]));
   }
 }
-
-/** The latest version on or before the date; versions of one date are ordered by change id. */
-const AS_OF_ONE = 'SELECT json FROM code_versions WHERE code_id = ? AND valid_from <= ? ORDER BY valid_from DESC, change_id DESC LIMIT 1';

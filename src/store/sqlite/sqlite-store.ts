@@ -3,9 +3,7 @@
  * statements; each import gets a connection of its own whose IMMEDIATE
  * transaction is the cross-process import lock (SQLite admits one writer).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CodeStatus } from '../../domain/records.ts';
 import type { ChangeKey, ChangePageQuery, ChangeWrite, CodePageQuery, CodeWrite, ImportTransaction, RawPage, Store, StoredCode } from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
@@ -28,6 +26,8 @@ import { SqliteNavigation } from './navigation.ts';
 import { SqliteNavigationWriter } from './navigation-writer.ts';
 import { settle, WindowedVersion } from './write-window.ts';
 import { SQLITE_MMAP_MAX_BYTES } from '../../config.ts';
+import { openDatabase } from './connection.ts';
+import { BatchReader } from './batch-reader.ts';
 
 /** Pages of WAL after which the main connection's commit checkpoints (see the constructor). */
 const SERVER_CHECKPOINT_PAGES = 100;
@@ -40,27 +40,15 @@ export interface SqliteStoreOptions {
   searchTuning?: SearchTuning;
   /** How much of the file the reading connection maps (PRAGMA mmap_size); default SQLITE_MMAP_MAX_BYTES. */
   mmapBytes?: number;
+  /** Batches of this many ids or more are read on the batch reader's thread (tests set it to see both ways); default BATCH_THREAD_MIN_IDS. */
+  batchThreadMinIds?: number;
 }
+
+/** Below this many ids a batch is read on the event loop (see batch-reader.ts). */
+const BATCH_THREAD_MIN_IDS = 32;
 
 /** Threads SQLite may sort with when an import builds an index (PRAGMA threads; the bundled SQLite allows up to 8). */
 const IMPORT_SORT_THREADS = 2;
-
-/**
- * mmapBytes > 0: the connection reads the file through a memory map, so a page
- * read is a memory access instead of a pread() (a random record at 1 000 000
- * codes: 11.4 → 7.2 µs, a 200-id batch 6.6 → 3.5 µs an id). The pages mapped
- * are the page cache's, shared and reclaimable, but they count in the
- * process's RSS. See docs/decisions.md for what it costs on a failing disk.
- */
-function openDatabase(path: string, busyTimeoutMs: number, mmapBytes: number): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path);
-  db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = NORMAL');
-  db.exec(`PRAGMA mmap_size = ${mmapBytes}`);
-  return db;
-}
 
 export class SqliteStore extends SqliteStatements implements Store {
   readonly kind = 'sqlite' as const;
@@ -73,6 +61,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   readonly keyLife: SqliteKeyLifeStore;
   readonly systems: SqliteSystemsStore;
   readonly navigation: SqliteNavigation;
+  private readonly batchReader: BatchReader | null;
   private readonly dataVersion: StatementSync;
   private readonly version: WindowedVersion;
   private readonly importListeners: (() => Promise<void>)[] = [];
@@ -96,7 +85,13 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
     this.version = new WindowedVersion(() => Number((this.dataVersion.get() as unknown as [number])[0]));
-    this.navigation = new SqliteNavigation(this.db, () => this.externalWriteVersion());
+    // An in-memory database is this connection's alone: no other thread can read it.
+    const mmapBytes = options.mmapBytes ?? SQLITE_MMAP_MAX_BYTES;
+    this.batchReader =
+      options.path === ':memory:'
+        ? null
+        : new BatchReader({ path: options.path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes }, { minIds: options.batchThreadMinIds ?? BATCH_THREAD_MIN_IDS });
+    this.navigation = new SqliteNavigation(this.db, () => this.externalWriteVersion(), this.batchReader);
   }
 
   /**
@@ -241,6 +236,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   }
 
   async close(): Promise<void> {
+    await this.batchReader?.close();
     if (this.db.isOpen) this.db.close();
   }
 }
