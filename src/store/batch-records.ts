@@ -5,11 +5,7 @@
  */
 import type { BatchRecords } from '../domain/navigation.ts';
 
-/**
- * jsonOf(i): the record text of ids[i], or null (or undefined) when there is
- * none. The bytes get an ArrayBuffer of their own (never Node's shared pool),
- * so a thread can hand them over without a copy.
- */
+/** jsonOf(i): the record text of ids[i], or null (or undefined) when there is none. */
 export function batchRecords(ids: readonly string[], jsonOf: (index: number) => string | null | undefined): BatchRecords {
   const found: string[] = [];
   const missing: string[] = [];
@@ -18,8 +14,5 @@ export function batchRecords(ids: readonly string[], jsonOf: (index: number) => 
     if (json === null || json === undefined) missing.push(ids[i]!);
     else found.push(json);
   }
-  const text = found.join(',');
-  const json = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  json.write(text);
-  return { json, missing };
+  return { json: Buffer.from(found.join(',')), missing };
 }

@@ -5,14 +5,15 @@
  * to a new thread when one dies.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import type { BatchRecords } from '../../src/domain/navigation.ts';
 import { BatchReader } from '../../src/store/sqlite/batch-reader.ts';
-import { openDatabase } from '../../src/store/sqlite/connection.ts';
+import { batchReader } from '../../src/store/sqlite/batch-read.ts';
 import { SqliteNavigation } from '../../src/store/sqlite/navigation.ts';
 import { BUSY_TIMEOUT_MS } from '../../src/store/sqlite/busy.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
@@ -23,18 +24,28 @@ let dir: string;
 let path: string;
 let onThread: SqliteStore;
 let onLoop: SqliteStore;
+/** The thread, asked directly (a store would read on the event loop whatever the thread failed to answer). */
+let reader: BatchReader;
+/** The same statement on a connection of the event loop. */
+let loopDb: DatabaseSync;
 
 before(async () => {
   dir = tempDir();
   path = join(dir, 'codebook.db');
   onThread = new SqliteStore({ path, batchThreadMinIds: 1 });
   onLoop = new SqliteStore({ path, batchThreadMinIds: Number.POSITIVE_INFINITY });
-  const rows = (display: string) => Array.from({ length: CODES }, (_, i) => ({ code: `C${i}`, display: `${display} ${i}` }));
+  // Non-ASCII text (two- and four-byte UTF-8) in some records: the answer crosses as bytes.
+  const rows = (display: string) =>
+    Array.from({ length: CODES }, (_, i) => ({ code: `C${i}`, display: i % 3 === 0 ? `${display} ${i} São Tomé € 😀` : `${display} ${i}` }));
   await importRowsInto(onLoop, dir, rows('first'), { system: 'b', release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' });
   // The second release revises the first half and retires the rest: as-of reads differ from today's.
   await importRowsInto(onLoop, dir, rows('second').slice(0, CODES / 2), { system: 'b', release: 'r2', effectiveDate: '2024-06-01', mode: 'snapshot' });
+  reader = new BatchReader({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26 }, { minIds: 1 });
+  loopDb = new DatabaseSync(path, { readOnly: true });
 });
 after(async () => {
+  await reader.close();
+  loopDb.close();
   await onThread.close();
   await onLoop.close();
   rmSync(dir, { recursive: true, force: true });
@@ -57,8 +68,9 @@ describe('the batch reader thread', () => {
         fc.uniqueArray(id, { minLength: 1, maxLength: 200 }),
         fc.constantFrom(null, '2023-12-31', '2024-01-01', '2024-03-15', '2024-06-01', '2030-01-01'),
         async (ids, asOf) => {
-          const [threaded, looped] = await Promise.all([onThread.navigation.codesBatch(ids, asOf), onLoop.navigation.codesBatch(ids, asOf)]);
-          assert.equal(threaded.json.toString(), looped.json.toString());
+          const threaded = await reader.read(ids, asOf);
+          const looped = batchReader(loopDb)(ids, asOf);
+          assert.ok(threaded.json.equals(looped.json), 'the same bytes');
           assert.deepEqual(threaded.missing, looped.missing);
           // Every id is answered once: found, in the order asked, or not found.
           const found = [...records(threaded).keys()];
@@ -70,12 +82,12 @@ describe('the batch reader thread', () => {
       ),
       { numRuns: 60 },
     );
-    // Not vacuous: the thread found records and told apart the two dates.
+    // Not vacuous: the thread found records, their text whole, and told apart the two dates.
     const ids = ['b:C0', `b:C${CODES - 1}`, 'b:NONE'];
-    const now = await onThread.navigation.codesBatch(ids, null);
-    const then = records(await onThread.navigation.codesBatch(ids, '2024-03-15'));
+    const now = await reader.read(ids, null);
+    const then = records(await reader.read(ids, '2024-03-15'));
     assert.deepEqual(now.missing, ['b:NONE']);
-    assert.deepEqual([records(now).get('b:C0')?.display, then.get('b:C0')?.display], ['second 0', 'first 0']);
+    assert.deepEqual([records(now).get('b:C0')?.display, then.get('b:C0')?.display], ['second 0 São Tomé € 😀', 'first 0 São Tomé € 😀']);
     assert.deepEqual([records(now).get(`b:C${CODES - 1}`)?.status, then.get(`b:C${CODES - 1}`)?.status], ['retired', 'active']);
   });
 
@@ -88,36 +100,32 @@ describe('the batch reader thread', () => {
     assert.equal(records(after).get('b:NEW')?.display, 'added later');
   });
 
-  test('a batch in flight when the store closes gets its answer; one asked after is refused', async () => {
-    const store = new SqliteStore({ path, batchThreadMinIds: 1 });
+  test('batches in flight when the thread is closed get their answers; one asked after is refused', async () => {
+    const closing = new BatchReader({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 0 }, { minIds: 1 });
     const ids = Array.from({ length: 200 }, (_, i) => `b:C${i}`);
-    const inFlight = store.navigation.codesBatch(ids, null);
-    const closed = store.close();
-    assert.equal(records(await inFlight).size, 200);
+    const inFlight = [closing.read(ids, null), closing.read(ids, '2024-03-15'), closing.read(ids, null)];
+    const closed = closing.close();
+    for (const answer of await Promise.all(inFlight)) assert.equal(records(answer).size, 200);
     await closed;
-    const reader = new BatchReader({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 0 }, { minIds: 1 });
-    await reader.close();
-    await assert.rejects(reader.read(ids, null), /the store is closed/);
+    await assert.rejects(closing.read(ids, null), /the store is closed/);
+    assert.equal(closing.close(), closing.close(), 'closing twice waits for the same close');
   });
 
-  test('a thread that cannot open the file refuses what it was asked; after the restart delay the next batch starts a new thread', async () => {
+  test('a thread finds no database: it creates none, refuses what it was asked, and after the restart delay another starts', async () => {
     const scratch = tempDir();
     try {
-      // The database's folder is a file: the thread cannot open the database.
-      const blocked = join(scratch, 'folder');
-      writeFileSync(blocked, 'not a folder');
-      const reader = new BatchReader({ path: join(blocked, 'codebook.db'), busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 0 }, { minIds: 1, restartDelayMs: 300 });
-      await assert.rejects(reader.read(['b:C0'], null), (error: Error) => /ENOTDIR|EEXIST|not a directory/i.test(error.message));
-      rmSync(blocked);
-      mkdirSync(blocked);
-      // Within the delay no thread is started: the batch is refused at once.
-      await assert.rejects(reader.read(['b:C0'], null), /another starts shortly/);
-      await sleep(350);
-      const store = new SqliteStore({ path: join(blocked, 'codebook.db') });
+      const missing = join(scratch, 'codebook.db');
+      const broken = new BatchReader({ path: missing, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 0 }, { minIds: 1, restartDelayMs: 300 });
+      await assert.rejects(broken.read(['b:C0'], null), /unable to open|cannot open/i);
+      assert.equal(existsSync(missing), false, 'the thread reads: it makes no file');
+      const store = new SqliteStore({ path: missing });
       await store.close();
-      const answer = await reader.read(['b:C0'], null);
-      assert.deepEqual([answer.json.length, answer.missing], [0, ['b:C0']], 'a new thread on the now-readable database answers');
-      await reader.close();
+      // Within the delay no thread is started: the batch is refused at once.
+      await assert.rejects(broken.read(['b:C0'], null), /another starts shortly/);
+      await sleep(350);
+      const answer = await broken.read(['b:C0'], null);
+      assert.deepEqual([answer.json.length, answer.missing], [0, ['b:C0']], 'a new thread on the database now there answers');
+      await broken.close();
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -125,10 +133,9 @@ describe('the batch reader thread', () => {
 
   test('a batch the thread cannot answer is read on the event loop', async () => {
     const scratch = tempDir();
-    const db = openDatabase(path, BUSY_TIMEOUT_MS, 0);
-    const broken = new BatchReader({ path: join(scratch, 'file', 'codebook.db'), busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 0 }, { minIds: 1 });
+    const db = new DatabaseSync(path);
+    const broken = new BatchReader({ path: join(scratch, 'none.db'), busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 0 }, { minIds: 1 });
     try {
-      writeFileSync(join(scratch, 'file'), 'not a folder');
       const navigation = new SqliteNavigation(db, () => 0, broken);
       const ids = ['b:C0', 'b:NONE', 'b:C1'];
       const answer = await navigation.codesBatch(ids, null);

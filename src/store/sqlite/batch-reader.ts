@@ -32,16 +32,25 @@ export type BatchResponse = { seq: number; json: Uint8Array; missing: string[] }
 interface Waiting {
   resolve: (records: BatchRecords) => void;
   reject: (error: Error) => void;
+  deadline: NodeJS.Timeout;
 }
+
+/**
+ * How long a batch waits for its answer before the thread is taken for stuck:
+ * a batch takes ~1 ms, and 32 queued ones well under a second.
+ */
+const ANSWER_DEADLINE_MS = 10_000;
 
 /** One thread and what it has been asked and not yet answered. */
 class ReaderThread {
   readonly worker: Worker;
   readonly waiting = new Map<number, Waiting>();
+  private readonly onGone: (thread: ReaderThread, error: Error) => void;
   /** The last request asked: the thread answers in order, so once it is settled every earlier one is. */
   last: Promise<unknown> = Promise.resolve();
 
   constructor(init: BatchReaderInit, onGone: (thread: ReaderThread, error: Error) => void) {
+    this.onGone = onGone;
     // Its heap holds one batch at a time: under 1 MB for the bench's records, ~100 MB for 200 of the
     // largest a row may hold (32 KiB of text, escaped); the bound keeps a runaway from growing the process.
     this.worker = new Worker(new URL('./batch-reader-worker.ts', import.meta.url), {
@@ -54,6 +63,7 @@ class ReaderThread {
       const waiting = this.waiting.get(response.seq);
       if (waiting === undefined) return;
       this.waiting.delete(response.seq);
+      clearTimeout(waiting.deadline);
       if (this.waiting.size === 0) this.worker.unref();
       if ('json' in response) {
         const { json, missing } = response;
@@ -61,13 +71,17 @@ class ReaderThread {
       } else waiting.reject(new Error(`batch lookup failed: ${response.error}`));
     });
     this.worker.on('error', (error: Error) => onGone(this, error));
+    // An answer that cannot be read would leave its batch waiting: the thread is given up.
+    this.worker.on('messageerror', (error: Error) => this.giveUp(error));
     this.worker.on('exit', (code) => onGone(this, new Error(`the batch reader thread stopped (exit code ${code})`)));
   }
 
   ask(request: BatchRequest): Promise<BatchRecords> {
     const answer = new Promise<BatchRecords>((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
-      this.waiting.set(request.seq, { resolve, reject });
+      const deadline = setTimeout(() => this.giveUp(new Error(`the batch reader thread gave no answer within ${ANSWER_DEADLINE_MS} ms`)), ANSWER_DEADLINE_MS);
+      deadline.unref();
+      this.waiting.set(request.seq, { resolve, reject, deadline });
       this.worker.postMessage(request);
     });
     this.last = answer.catch(() => undefined);
@@ -75,8 +89,17 @@ class ReaderThread {
   }
 
   failAll(error: Error): void {
-    for (const waiting of this.waiting.values()) waiting.reject(error);
+    for (const waiting of this.waiting.values()) {
+      clearTimeout(waiting.deadline);
+      waiting.reject(error);
+    }
     this.waiting.clear();
+  }
+
+  /** Refuses what the thread was asked and stops it: it is not answering. */
+  private giveUp(error: Error): void {
+    this.onGone(this, error);
+    void this.worker.terminate();
   }
 }
 
@@ -94,7 +117,7 @@ export class BatchReader {
   private thread: ReaderThread | null = null;
   private restartAt = 0;
   private seq = 0;
-  private closed = false;
+  private closing: Promise<void> | null = null;
 
   constructor(init: BatchReaderInit, options: BatchReaderOptions) {
     this.init = init;
@@ -103,29 +126,31 @@ export class BatchReader {
   }
 
   read(ids: readonly string[], asOf: string | null): Promise<BatchRecords> {
-    if (this.closed) return Promise.reject(new Error('the store is closed'));
+    if (this.closing !== null) return Promise.reject(new Error('the store is closed'));
     if (this.thread === null) {
       // A thread that cannot start (or keeps dying) must not cost every batch a thread start.
-      if (Date.now() < this.restartAt) return Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
+      if (performance.now() < this.restartAt) return Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
       this.thread = new ReaderThread(this.init, (thread, error) => this.gone(thread, error));
     }
     return this.thread.ask({ seq: ++this.seq, ids, asOf });
   }
 
   /** Refuses new batches, lets the ones asked finish (a request in flight at shutdown still gets its answer), then stops the thread. */
-  async close(): Promise<void> {
-    this.closed = true;
-    const thread = this.thread;
-    this.thread = null;
-    if (thread === null) return;
-    await thread.last;
-    await thread.worker.terminate();
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const thread = this.thread;
+      this.thread = null;
+      if (thread === null) return;
+      await thread.last;
+      await thread.worker.terminate();
+    })();
+    return this.closing;
   }
 
   private gone(thread: ReaderThread, error: Error): void {
     if (this.thread === thread) {
       this.thread = null;
-      this.restartAt = Date.now() + this.restartDelayMs;
+      this.restartAt = performance.now() + this.restartDelayMs;
     }
     thread.failAll(error);
   }
