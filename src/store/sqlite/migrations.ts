@@ -5,7 +5,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
-import { indexExistingCodes, rebuildSearchWords, refoldSearchRows, SQLITE_SEARCH_SCHEMA } from './search.ts';
+import { indexExistingCodes, rebuildSearchWords, refoldSearchRows, SEARCH_WORDS_CHURN_SCHEMA, SQLITE_SEARCH_SCHEMA } from './search.ts';
 import { fillSearchTerms } from './search-terms.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
@@ -188,6 +188,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   rebuildSearchWords,
   // 13: folding lower-cases after NFKD too (№ → no, ℃ → °c): the search rows it changes, written again
   refoldSearchRows,
+  // 14: how many records imports have revised in the word index since it was last merged (see mergeWordIndex)
+  SEARCH_WORDS_CHURN_SCHEMA,
 ];
 
 export function migrateSqlite(db: DatabaseSync): void {

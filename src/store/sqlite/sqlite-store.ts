@@ -19,7 +19,7 @@ import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
 import { SqliteSql } from './sql.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
-import { searchSqlite, SqliteSearchIndexer } from './search.ts';
+import { mergeWordIndexAfter, searchSqlite, SqliteSearchIndexer } from './search.ts';
 import type { CodeSearchQuery, SearchKey, SearchTuning } from '../search-walk.ts';
 import { searchRowOf } from '../search-walk.ts';
 import { SqliteReleaseTransaction, SqliteSystemsStore } from './systems.ts';
@@ -363,8 +363,10 @@ class SqliteImportTransaction implements ImportTransaction {
     );
   }
 
-  /** Before the commit: what the search indexer left for the end (see SqliteSearchIndexer.finish). */
+  /** Before the commit: what the search indexer left for the end (see SqliteSearchIndexer.finish), and the word index's merge when it is due. */
   finish(): void {
-    this.search?.finish();
+    if (this.search === null) return;
+    this.search.finish();
+    mergeWordIndexAfter(this.db, this.search.revised);
   }
 }
