@@ -188,7 +188,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   rebuildSearchWords,
   // 13: folding lower-cases after NFKD too (№ → no, ℃ → °c): the search rows it changes, written again
   refoldSearchRows,
-  // 14: how many records imports have revised in the word index since it was last merged (see mergeWordIndex)
+  // 14: how many records imports have revised in the word index since it was last merged (see mergeWordIndexAfter in search.ts)
   SEARCH_WORDS_CHURN_SCHEMA,
 ];
 

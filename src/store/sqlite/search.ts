@@ -112,16 +112,14 @@ export const SEARCH_WORDS_CHURN_SCHEMA = `
  * Adds an import's revisions of the word index to the count since its last
  * merge, and merges it (FTS5 'optimize', in the import's transaction) once
  * the count passes MERGE_AFTER_REVISED_SHARE of the records it holds.
- * Returns whether it merged.
  */
-export function mergeWordIndexAfter(db: DatabaseSync, revised: number): boolean {
+export function mergeWordIndexAfter(db: DatabaseSync, revised: number): void {
   const row = db.prepare('UPDATE search_words_churn SET revised = revised + ? WHERE id = 1 RETURNING revised').get(revised) as { revised: number };
   // Every record ever indexed has had a sequence number: the last is the count, near enough, without a scan.
   const records = Number((db.prepare('SELECT coalesce(max(seq), 0) AS n FROM search_codes').get() as { n: number }).n);
-  if (Number(row.revised) <= MERGE_AFTER_REVISED_SHARE * records) return false;
+  if (Number(row.revised) <= MERGE_AFTER_REVISED_SHARE * records) return;
   db.exec("INSERT INTO search_words (search_words) VALUES ('optimize')");
   db.exec('UPDATE search_words_churn SET revised = 0 WHERE id = 1');
-  return true;
 }
 
 /** Writes the search rows of codes just written, inside the import's transaction. */
