@@ -1,7 +1,8 @@
 /**
  * SQLite's batch reader thread: a batch read there answers exactly what the
  * event loop's connection answers, sees every commit made before it was
- * asked, lets a batch in flight finish when the store closes, and gives way
+ * asked, keeps its snapshot no longer than the data version and its age
+ * allow, lets a batch in flight finish when the store closes, and gives way
  * to a new thread when one dies.
  */
 import assert from 'node:assert/strict';
@@ -68,7 +69,7 @@ describe('the batch reader thread', () => {
         fc.uniqueArray(id, { minLength: 1, maxLength: 200 }),
         fc.constantFrom(null, '2023-12-31', '2024-01-01', '2024-03-15', '2024-06-01', '2030-01-01'),
         async (ids, asOf) => {
-          const threaded = await reader.read(ids, asOf);
+          const threaded = await reader.read(ids, asOf, 0);
           const looped = batchReader(loopDb)(ids, asOf);
           assert.ok(threaded.json.equals(looped.json), 'the same bytes');
           assert.deepEqual(threaded.missing, looped.missing);
@@ -84,8 +85,8 @@ describe('the batch reader thread', () => {
     );
     // Not vacuous: the thread found records, their text whole, and told apart the two dates.
     const ids = ['b:C0', `b:C${CODES - 1}`, 'b:NONE'];
-    const now = await reader.read(ids, null);
-    const then = records(await reader.read(ids, '2024-03-15'));
+    const now = await reader.read(ids, null, 0);
+    const then = records(await reader.read(ids, '2024-03-15', 0));
     assert.deepEqual(now.missing, ['b:NONE']);
     assert.deepEqual([records(now).get('b:C0')?.display, then.get('b:C0')?.display], ['second 0 São Tomé € 😀', 'first 0 São Tomé € 😀']);
     assert.deepEqual([records(now).get(`b:C${CODES - 1}`)?.status, then.get(`b:C${CODES - 1}`)?.status], ['retired', 'active']);
@@ -100,14 +101,46 @@ describe('the batch reader thread', () => {
     assert.equal(records(after).get('b:NEW')?.display, 'added later');
   });
 
+  test('batches share a snapshot while the data version holds; a new version or its age lets it go, so checkpoints go through', async () => {
+    const scratch = tempDir();
+    const file = join(scratch, 'codebook.db');
+    await new SqliteStore({ path: file }).close();
+    const shared = new BatchReader({ path: file, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26, snapshotMaxMs: 300 }, { minIds: 1 });
+    const writer = new DatabaseSync(file);
+    let n = 0;
+    /** Commits a row, then copies what it can of the WAL into the file: true when all of it. */
+    const commitAndCheckpoint = () => {
+      writer.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run('probe', String(++n));
+      const { log, checkpointed } = writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number; checkpointed: number };
+      return log === checkpointed;
+    };
+    try {
+      assert.equal(commitAndCheckpoint(), true, 'no snapshot yet: the whole WAL is copied');
+      await shared.read(['b:C0'], null, 1);
+      assert.equal(commitAndCheckpoint(), false, 'the batch left its snapshot open for the next one');
+      await shared.read(['b:C0'], null, 1);
+      assert.equal(commitAndCheckpoint(), false, 'the same version: the same snapshot');
+      await shared.read(['b:C0'], null, 2);
+      const { log, checkpointed } = writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number; checkpointed: number };
+      assert.equal(checkpointed, log, 'a new version: a new snapshot, past every commit before it');
+      assert.equal(commitAndCheckpoint(), false);
+      await sleep(700);
+      assert.equal(commitAndCheckpoint(), true, 'an idle thread let go of its snapshot once it was older than its age');
+    } finally {
+      await shared.close();
+      writer.close();
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   test('batches in flight when the thread is closed get their answers; one asked after is refused', async () => {
     const closing = new BatchReader({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 0 }, { minIds: 1 });
     const ids = Array.from({ length: 200 }, (_, i) => `b:C${i}`);
-    const inFlight = [closing.read(ids, null), closing.read(ids, '2024-03-15'), closing.read(ids, null)];
+    const inFlight = [closing.read(ids, null, 0), closing.read(ids, '2024-03-15', 0), closing.read(ids, null, 0)];
     const closed = closing.close();
     for (const answer of await Promise.all(inFlight)) assert.equal(records(answer).size, 200);
     await closed;
-    await assert.rejects(closing.read(ids, null), /the store is closed/);
+    await assert.rejects(closing.read(ids, null, 0), /the store is closed/);
     assert.equal(closing.close(), closing.close(), 'closing twice waits for the same close');
   });
 
@@ -116,14 +149,14 @@ describe('the batch reader thread', () => {
     try {
       const missing = join(scratch, 'codebook.db');
       const broken = new BatchReader({ path: missing, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 0 }, { minIds: 1, restartDelayMs: 300 });
-      await assert.rejects(broken.read(['b:C0'], null), /unable to open|cannot open/i);
+      await assert.rejects(broken.read(['b:C0'], null, 0), /unable to open|cannot open/i);
       assert.equal(existsSync(missing), false, 'the thread reads: it makes no file');
       const store = new SqliteStore({ path: missing });
       await store.close();
       // Within the delay no thread is started: the batch is refused at once.
-      await assert.rejects(broken.read(['b:C0'], null), /another starts shortly/);
+      await assert.rejects(broken.read(['b:C0'], null, 0), /another starts shortly/);
       await sleep(350);
-      const answer = await broken.read(['b:C0'], null);
+      const answer = await broken.read(['b:C0'], null, 0);
       assert.deepEqual([answer.json.length, answer.missing], [0, ['b:C0']], 'a new thread on the database now there answers');
       await broken.close();
     } finally {

@@ -6,25 +6,49 @@
  * beside the event loop on a connection of its own, while the event loop goes
  * on parsing, checking keys and writing answers.
  *
- * Freshness is unchanged: every statement reads the newest commit of the file,
- * whichever connection runs it. The thread starts with the first batch that
- * needs it and answers one message at a time, in order. When it dies, what it
- * was asked is refused with the reason (the store then reads those batches on
- * the event loop) and another starts with a batch a few seconds later.
+ * The thread's batches share one read transaction (a snapshot of the file)
+ * for as long as the store's data version (SqliteStore.externalWriteVersion,
+ * which moves with every import and every commit of another process) stays
+ * the same, and at most SNAPSHOT_MAX_MS. SQLite drops a connection's whole map
+ * of the file and its page cache when it begins a read transaction after
+ * another connection committed, and the server's own connection commits its
+ * counts, request log and rate counters every second: each batch would
+ * otherwise find the pages it needs unmapped and fault them in again. A batch
+ * is asked with the version the event loop holds when it arrives, so it sees
+ * every import that returned before it was sent, as a read on the event loop
+ * does. The age bound keeps the snapshot from holding back the WAL's
+ * checkpoints (a checkpoint cannot copy past the oldest snapshot).
+ *
+ * The thread starts with the first batch that needs it and answers one
+ * message at a time, in order. When it dies, what it was asked is refused
+ * with the reason (the store then reads those batches on the event loop) and
+ * another starts with a batch a few seconds later.
  */
 import { Worker } from 'node:worker_threads';
 import type { BatchRecords } from '../../domain/navigation.ts';
+
+/**
+ * How long the thread's batches may share one snapshot of the file. On a
+ * 1 000 000-code file (3.7 GB) with the server's counts committed every
+ * second, 200-id batches a second at 32 connections: 136–198 with a snapshot
+ * per batch, 269–309 with one shared up to 2 s, 343–412 up to 10 s.
+ */
+export const SNAPSHOT_MAX_MS = 10_000;
 
 export interface BatchReaderInit {
   path: string;
   busyTimeoutMs: number;
   mmapBytes: number;
+  /** Default SNAPSHOT_MAX_MS. */
+  snapshotMaxMs?: number;
 }
 
 export interface BatchRequest {
   seq: number;
   ids: readonly string[];
   asOf: string | null;
+  /** The store's data version when the batch was asked: a snapshot begun at another is not used for it. */
+  version: number;
 }
 
 export type BatchResponse = { seq: number; json: Uint8Array; missing: string[] } | { seq: number; error: string };
@@ -125,14 +149,15 @@ export class BatchReader {
     this.restartDelayMs = options.restartDelayMs ?? 5_000;
   }
 
-  read(ids: readonly string[], asOf: string | null): Promise<BatchRecords> {
+  /** version: the store's data version now (SqliteStore.externalWriteVersion). */
+  read(ids: readonly string[], asOf: string | null, version: number): Promise<BatchRecords> {
     if (this.closing !== null) return Promise.reject(new Error('the store is closed'));
     if (this.thread === null) {
       // A thread that cannot start (or keeps dying) must not cost every batch a thread start.
       if (performance.now() < this.restartAt) return Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
       this.thread = new ReaderThread(this.init, (thread, error) => this.gone(thread, error));
     }
-    return this.thread.ask({ seq: ++this.seq, ids, asOf });
+    return this.thread.ask({ seq: ++this.seq, ids, asOf, version });
   }
 
   /** Refuses new batches, lets the ones asked finish (a request in flight at shutdown still gets its answer), then stops the thread. */

@@ -170,7 +170,7 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
     const reader = this.reader;
     if (reader === null || ids.length < reader.minIds) return this.readBatch(ids, asOf);
     try {
-      return await reader.read(ids, asOf);
+      return await reader.read(ids, asOf, this.version());
     } catch {
       return this.readBatch(ids, asOf);
     }
