@@ -1,34 +1,49 @@
 /**
- * The batch reader's thread (see batch-reader.ts): a read-only connection of
- * its own to the file, answering one batch lookup per message, in the order
- * asked, from a snapshot its batches share while the store's data version
- * stays the same (and at most snapshotMaxMs).
+ * The batch reader's thread (see batch-reader.ts): a connection of its own to
+ * the file, answering one batch lookup per message, in the order asked, from
+ * a snapshot its batches share while the store's data version stays the same
+ * (at most snapshotMaxMs, and while batches keep coming). Each time it lets a snapshot go it copies
+ * the WAL into the file (a passive checkpoint), so the WAL can start over.
  */
 import { DatabaseSync } from 'node:sqlite';
+import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { batchReader } from './batch-read.ts';
-import { SNAPSHOT_MAX_MS, type BatchReaderInit, type BatchRequest, type BatchResponse } from './batch-reader.ts';
+import { SNAPSHOT_IDLE_MS, SNAPSHOT_MAX_MS, type BatchReaderInit, type BatchRequest, type BatchResponse } from './batch-reader.ts';
 
-const { path, busyTimeoutMs, mmapBytes, snapshotMaxMs = SNAPSHOT_MAX_MS } = workerData as BatchReaderInit;
-// Read-only: it creates no file and no folder, sets no journal mode, and cannot write. A file
+const { path, busyTimeoutMs, mmapBytes, snapshotMaxMs = SNAPSHOT_MAX_MS, snapshotIdleMs = SNAPSHOT_IDLE_MS } = workerData as BatchReaderInit;
+// Opened for reading and writing so that it may checkpoint, but never created (mode=rw): a file
 // that is gone (deleted, or replaced by a rename) makes the open fail instead of starting an
-// empty database beside the server's.
-const db = new DatabaseSync(path, { readOnly: true });
+// empty database beside the server's. query_only refuses every statement that would write.
+const url = pathToFileURL(path);
+url.searchParams.set('mode', 'rw');
+const db = new DatabaseSync(url);
+db.exec('PRAGMA query_only = 1');
 db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
 db.exec(`PRAGMA mmap_size = ${mmapBytes}`);
 const read = batchReader(db);
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 
 /** The read transaction open now: the data version it was begun for, and when. */
 let snapshot: { version: number; since: number } | null = null;
+/** When the last batch was asked. */
+let askedAt = Number.NEGATIVE_INFINITY;
 
+/**
+ * Ends the snapshot and copies the WAL into the file: with no snapshot of
+ * this thread in the way, all of it (the server's connection reads and
+ * writes in turn, never across this), and the next commit starts it over.
+ */
 function endSnapshot(): void {
-  snapshot = null;
   if (db.isTransaction) db.exec('COMMIT');
+  snapshot = null;
+  checkpoint.get();
 }
 
-/** Begins a snapshot unless the open one was begun for this version and is young enough. */
+/** Keeps the open snapshot when it was begun for this version less than snapshotMaxMs ago; begins another otherwise. */
 function snapshotFor(version: number): void {
   const now = performance.now();
+  askedAt = now;
   if (snapshot !== null && (snapshot.version !== version || now - snapshot.since >= snapshotMaxMs)) endSnapshot();
   if (snapshot === null) {
     // Deferred: the snapshot is taken by the batch's own statement, after this message arrived.
@@ -37,12 +52,17 @@ function snapshotFor(version: number): void {
   }
 }
 
-// An idle thread lets go of its snapshot too: the WAL's checkpoints wait for no batch.
+// Between batches the snapshot holds the WAL back for nothing: an idle thread lets it go.
 setInterval(
   () => {
-    if (snapshot !== null && performance.now() - snapshot.since >= snapshotMaxMs) endSnapshot();
+    const now = performance.now();
+    try {
+      if (snapshot !== null && (now - askedAt >= snapshotIdleMs || now - snapshot.since >= snapshotMaxMs)) endSnapshot();
+    } catch {
+      // The next batch tries again.
+    }
   },
-  Math.max(10, snapshotMaxMs / 2),
+  Math.max(5, Math.min(snapshotIdleMs, snapshotMaxMs) / 2),
 ).unref();
 
 parentPort!.on('message', ({ seq, ids, asOf, version }: BatchRequest) => {
