@@ -30,14 +30,18 @@ let snapshot: { version: number; since: number } | null = null;
 let askedAt = Number.NEGATIVE_INFINITY;
 
 /**
- * Ends the snapshot and copies the WAL into the file: with no snapshot of
- * this thread in the way, all of it (the server's connection reads and
- * writes in turn, never across this), and the next commit starts it over.
+ * Ends the snapshot and copies into the file what of the WAL no other reader
+ * or open transaction holds back; once all of it is copied, the next commit
+ * can start the WAL over. A copy that fails fails no batch: the next one tries.
  */
 function endSnapshot(): void {
   if (db.isTransaction) db.exec('COMMIT');
   snapshot = null;
-  checkpoint.get();
+  try {
+    checkpoint.get();
+  } catch {
+    // Left to the next snapshot's end, or to the server's own checkpoints.
+  }
 }
 
 /** Keeps the open snapshot when it was begun for this version less than snapshotMaxMs ago; begins another otherwise. */

@@ -21,9 +21,12 @@
  * all of it was copied with no snapshot in it, which snapshots renewed back to
  * back never allow (nor, under a steady stream of batches, did a transaction a
  * batch: the WAL grew by every commit of the server). So each time the thread
- * lets a snapshot go (a new version, SNAPSHOT_MAX_MS of age, or no
- * batch for SNAPSHOT_IDLE_MS) it copies the WAL into the file itself, off the event loop,
- * and the server's next commit starts the WAL over.
+ * lets a snapshot go (a new version, SNAPSHOT_MAX_MS of age, or no batch for
+ * SNAPSHOT_IDLE_MS) it copies the WAL into the file itself (a passive
+ * checkpoint, off the event loop), and once that copied all of it the
+ * server's next commit starts the WAL over. After an import that committed
+ * while batches came, that copy is the import's, and the batches asked
+ * meanwhile wait for it (0.9–2.5 s for a 1 000 000-code import's part).
  *
  * The thread starts with the first batch that needs it and answers one
  * message at a time, in order. When it dies, what it was asked is refused
