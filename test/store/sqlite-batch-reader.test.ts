@@ -58,6 +58,25 @@ function records(batch: BatchRecords): Map<string, { display: string; status: st
   return new Map(list.map((r) => [r.id, r]));
 }
 
+/** A thread on a new, empty database of its own, with snapshot bounds as given, and a writing connection to the same file. */
+async function withScratchThread(
+  snapshot: { snapshotMaxMs: number; snapshotIdleMs: number },
+  body: (shared: BatchReader, writer: DatabaseSync) => Promise<void>,
+): Promise<void> {
+  const scratch = tempDir();
+  const file = join(scratch, 'codebook.db');
+  await new SqliteStore({ path: file }).close();
+  const shared = new BatchReader({ path: file, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26, ...snapshot }, { minIds: 1 });
+  const writer = new DatabaseSync(file);
+  try {
+    await body(shared, writer);
+  } finally {
+    await shared.close();
+    writer.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 describe('the batch reader thread', () => {
   test('property: a batch read on the thread equals the same batch read on the event loop, now and as of any date', async () => {
     const id = fc.oneof(
@@ -102,20 +121,12 @@ describe('the batch reader thread', () => {
   });
 
   test('batches share a snapshot while the data version holds; a new version begins another', async () => {
-    const scratch = tempDir();
-    const file = join(scratch, 'codebook.db');
-    await new SqliteStore({ path: file }).close();
-    const shared = new BatchReader(
-      { path: file, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26, snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 },
-      { minIds: 1 },
-    );
-    const writer = new DatabaseSync(file);
-    const add = (code: string) =>
-      writer
-        .prepare("INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, 'b', ?, 'active', 'h', ?)")
-        .run(`b:${code}`, code, JSON.stringify({ id: `b:${code}` }));
-    const found = async (code: string, version: number) => (await shared.read([`b:${code}`], null, version)).missing.length === 0;
-    try {
+    await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 }, async (shared, writer) => {
+      const add = (code: string) =>
+        writer
+          .prepare("INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, 'b', ?, 'active', 'h', ?)")
+          .run(`b:${code}`, code, JSON.stringify({ id: `b:${code}` }));
+      const found = async (code: string, version: number) => (await shared.read([`b:${code}`], null, version)).missing.length === 0;
       assert.equal(await found('ONE', 1), false);
       add('ONE');
       assert.equal(await found('ONE', 1), false, 'the same version: the snapshot of the batch before');
@@ -123,64 +134,35 @@ describe('the batch reader thread', () => {
       add('TWO');
       assert.equal(await found('TWO', 2), false);
       assert.equal(await found('TWO', 3), true);
-    } finally {
-      await shared.close();
-      writer.close();
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    });
   });
 
   test('a thread no batch has asked for a while lets its snapshot go', async () => {
-    const scratch = tempDir();
-    const file = join(scratch, 'codebook.db');
-    await new SqliteStore({ path: file }).close();
-    const shared = new BatchReader(
-      { path: file, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26, snapshotMaxMs: 60_000, snapshotIdleMs: 50 },
-      { minIds: 1 },
-    );
-    const writer = new DatabaseSync(file);
-    try {
+    await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 50 }, async (shared, writer) => {
       assert.deepEqual((await shared.read(['b:LATE'], null, 1)).missing, ['b:LATE']);
       writer.prepare("INSERT INTO codes (id, system, code, status, hash, json) VALUES ('b:LATE', 'b', 'LATE', 'active', 'h', '{}')").run();
       await sleep(300);
       assert.deepEqual((await shared.read(['b:LATE'], null, 1)).missing, [], 'the same version, but a new snapshot');
-    } finally {
-      await shared.close();
-      writer.close();
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    });
   });
 
   test('the thread copies the WAL into the file when it lets a snapshot go, so the next commit starts the WAL over', async () => {
-    const scratch = tempDir();
-    const file = join(scratch, 'codebook.db');
-    await new SqliteStore({ path: file }).close();
-    const shared = new BatchReader(
-      { path: file, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26, snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 },
-      { minIds: 1 },
-    );
-    const writer = new DatabaseSync(file);
-    // The writer copies nothing itself: what the WAL sheds, the thread copied.
-    writer.exec('PRAGMA wal_autocheckpoint = 0');
-    const commit = (n: number) => {
-      for (let i = 0; i < n; i++) writer.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run('probe', String(i));
-    };
-    /** The WAL's frames since it last started over, counted by a passive checkpoint. */
-    const frames = () => (writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { busy: number; log: number }).log;
-    try {
+    await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 }, async (shared, writer) => {
+      // The writer copies nothing itself: what the WAL sheds, the thread copied.
+      writer.exec('PRAGMA wal_autocheckpoint = 0');
+      const commit = (n: number) => {
+        for (let i = 0; i < n; i++) writer.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run('probe', String(i));
+      };
       commit(20);
       await shared.read(['b:C0'], null, 1);
       commit(20);
       await shared.read(['b:C0'], null, 2);
       // Copied whole when the new version ended the snapshot: this commit writes from the WAL's beginning.
       commit(1);
-      const log = frames();
+      // The WAL's frames since it last started over, counted by a passive checkpoint.
+      const { log } = writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number };
       assert.ok(log >= 1 && log < 10, `the WAL started over: ${log} frames in it after one commit`);
-    } finally {
-      await shared.close();
-      writer.close();
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    });
   });
 
   test('batches in flight when the thread is closed get their answers; one asked after is refused', async () => {
