@@ -2,8 +2,9 @@
  * The batch reader's thread (see batch-reader.ts): a connection of its own to
  * the file, answering one batch lookup per message, in the order asked, from
  * a snapshot its batches share while the store's data version stays the same
- * (at most snapshotMaxMs, and while batches keep coming). Each time it lets a snapshot go it copies
- * the WAL into the file (a passive checkpoint), so the WAL can start over.
+ * (at most snapshotMaxMs, and while batches keep coming). Each time it lets a
+ * snapshot go it copies the WAL into the file (a passive checkpoint), so the
+ * WAL can start over.
  */
 import { DatabaseSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
@@ -84,7 +85,7 @@ parentPort!.on('message', ({ seq, ids, asOf, version }: BatchRequest) => {
     try {
       endSnapshot();
     } catch {
-      // Nothing more to undo: the connection has no transaction.
+      // The COMMIT failed too: the snapshot stays marked open, and the next new version or the idle timer ends it again.
     }
     response = { seq, error: error instanceof Error ? error.message : String(error) };
   }

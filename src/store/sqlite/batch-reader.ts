@@ -9,9 +9,9 @@
  * The thread's batches share one read transaction (a snapshot of the file)
  * for as long as the store's data version (SqliteStore.externalWriteVersion,
  * which moves with every import and every commit of another process) stays
- * the same (SNAPSHOT_MAX_MS at most, see below). SQLite drops a connection's whole map
- * of the file and its page cache when it begins a read transaction after
- * another connection committed, and the server's own connection commits its
+ * the same (SNAPSHOT_MAX_MS at most, see below). SQLite drops a connection's
+ * whole map of the file and its page cache when it begins a read transaction
+ * after another connection committed, and the server's own connection commits its
  * counts, request log and rate counters every second: each batch would
  * otherwise find the pages it needs unmapped and fault them in again. A batch
  * is asked with the version the event loop holds when it arrives, so it sees
