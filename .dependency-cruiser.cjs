@@ -1,7 +1,7 @@
 /**
  * The layer rule of src/ (README, "Layout"), checked by `npm run check`.
  *
- *   root      src/main.ts, src/server.ts, src/deps.ts, src/cli/main.ts, src/http/app.ts
+ *   root      src/main.js, src/server.ts, src/deps.ts, src/cli/main.ts, src/http/app.ts
  *             (the web app: the http and dashboard layers together): wire everything
  *   entry     src/http, src/dashboard, src/cli: use services; never one another
  *   services  src/services: use the store's and the limiter's interfaces
@@ -11,7 +11,7 @@
  *
  * Arrows point down only; no cycles.
  */
-const ROOT = '^src/(main|server|deps)[.]ts$|^src/cli/main[.]ts$|^src/http/app[.]ts$';
+const ROOT = '^src/main[.]js$|^src/(server|deps)[.]ts$|^src/cli/main[.]ts$|^src/http/app[.]ts$';
 const ENTRY = '^src/(http|dashboard|cli)/';
 const BASE = '^src/(domain/|errors[.]ts$|config[.]ts$|html[.]ts$)';
 const STORE_INTERFACES = '^src/store/[^/]+[.]ts$';

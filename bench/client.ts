@@ -5,7 +5,7 @@
  *
  * The data is the benchmark's (bench/data.ts: generated and imported once per
  * set of parameters, then reused; --codes 1000000 is the full set, shared
- * with `npm run bench`). The real server (src/main.ts, with npm start's
+ * with `npm run bench`). The real server (src/main.js, with npm start's
  * flags) runs as a child process; both walks run in this process, one after
  * the other in pairs (bare, client, bare, client, …) so that the machine's
  * drift touches both alike, after a warm-up of each. Each walk reads every
@@ -79,7 +79,7 @@ async function startServer(dbFile: string, port: number, key: string, logFile: s
   delete env.CURSOR_SECRET;
   delete env.REDIS_URL;
   const out = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, [...serverNodeFlags(ROOT), 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...serverNodeFlags(ROOT), 'src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(out);
   child.stderr.pipe(out);
   for (;;) {

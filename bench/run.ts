@@ -4,7 +4,7 @@
  *
  * 1. Data: generated and imported once per set of parameters (bench/data/),
  *    timing the snapshot import and its re-import; reused afterwards.
- * 2. Access, the real server (src/main.ts) as a child process, the time from
+ * 2. Access, the real server (src/main.js) as a child process, the time from
  *    spawn to its first answered request, cursors for random depths
  *    (bench/setup.ts).
  * 3. Each scenario (bench/scenarios.ts) under wrk, interleaved with its

@@ -3,7 +3,7 @@
  * GET /v1/codes?limit=50 through two instances on PostgreSQL + Redis, against
  * one embedded instance (SQLite, in-process limiter) on the same data.
  *
- * Every server is the real one (src/main.ts) in a process of its own; the
+ * Every server is the real one (src/main.js) in a process of its own; the
  * load comes from wrk (one process per instance, at the same time), keep-alive,
  * with the same total number of connections in both set-ups (split evenly over
  * the two instances).
@@ -58,7 +58,7 @@ async function prepare(env: Record<string, string>): Promise<string> {
 }
 
 async function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...serverNodeFlags(ROOT), join(ROOT, 'src/main.ts')], {
+  const child = spawn(process.execPath, [...serverNodeFlags(ROOT), join(ROOT, 'src/main.js')], {
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

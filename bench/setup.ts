@@ -69,7 +69,7 @@ export async function startServer(data: BenchData, port: number, probe: Probe, l
   const out = createWriteStream(logFile, { flags: 'a' });
   const started = performance.now();
   const flags = [...serverNodeFlags(ROOT), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles')}`] : [])];
-  const child = spawn(process.execPath, [...flags, 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...flags, 'src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(out, { end: false });
   child.stderr.pipe(out, { end: false });
   const exit: Server['exit'] = { value: null };

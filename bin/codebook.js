@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Entry point of `npx codebook`: npm puts the project's pinned Node.js first on PATH.
-// The compile cache is on before the CLI's modules load (see src/main.ts).
+// The compile cache is on before the first TypeScript module loads (see src/main.js): a static import
+// of one would be stripped before this file runs, and load the stripper at every start.
 import { enableCompileCache } from 'node:module';
-import { boundedHeapArgs } from '../src/cli/bounded-heap.ts';
 
+enableCompileCache();
+const { boundedHeapArgs } = await import('../src/cli/bounded-heap.ts');
 const relaunch = boundedHeapArgs(process.argv.slice(2), process.execArgv, process.env);
 if (relaunch !== null) {
   // `import` runs in a child with a bounded heap: left to itself, V8 lets a long import's garbage grow the heap to gigabytes.
@@ -22,7 +24,6 @@ if (relaunch !== null) {
     process.exit(code ?? 1);
   });
 } else {
-  enableCompileCache();
   const { runCli } = await import('../src/cli/main.ts');
   process.exitCode = await runCli(process.argv.slice(2));
 }

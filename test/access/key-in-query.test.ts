@@ -30,7 +30,7 @@ before(async () => {
       done();
     },
   });
-  // The logger the server process uses (src/main.ts), writing to a captured stream.
+  // The logger the server process uses (src/main.js), writing to a captured stream.
   app = await buildApp(ctx.deps, { logger: { level: 'trace', serializers, stream } });
   await app.ready();
 });

@@ -1,4 +1,4 @@
-/** Real processes for the access tests: the server (src/main.ts) and the operator CLI (bin/codebook.js). */
+/** Real processes for the access tests: the server (src/main.js) and the operator CLI (bin/codebook.js). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,14 +33,14 @@ export interface ServerProcess {
   kill(): void;
 }
 
-/** Starts `node src/main.ts` on the database file and waits until it listens. */
+/** Starts `node src/main.js` on the database file and waits until it listens. */
 export function startServer(dbPath: string, timeoutMs = 30_000): Promise<ServerProcess> {
   return startServerWith({ DATABASE_URL: `sqlite:${dbPath}` }, timeoutMs);
 }
 
-/** Starts `node src/main.ts` with these settings (DATABASE_URL, REDIS_URL, …) on a free port of 127.0.0.1. */
+/** Starts `node src/main.js` with these settings (DATABASE_URL, REDIS_URL, …) on a free port of 127.0.0.1. */
 export function startServerWith(settings: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const child = spawn(process.execPath, ['src/main.js'], {
     cwd: ROOT,
     // At info, the server says where it listens.
     env: childEnv({ ...settings, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1' }),

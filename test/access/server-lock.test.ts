@@ -19,7 +19,7 @@ const { dir, db, servers, start } = serversOnOneFile('codebook-lock-');
 async function refusedServer(): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `sqlite:${db}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
   for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL']) delete env[name];
-  const child = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

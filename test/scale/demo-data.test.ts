@@ -40,11 +40,11 @@ interface Started {
   stop(): Promise<void>;
 }
 
-/** `node src/main.ts` with these settings, until it listens (and, when expected, has printed the demo key). */
+/** `node src/main.js` with these settings, until it listens (and, when expected, has printed the demo key). */
 async function startServer(settings: Record<string, string>, expectDemoKey: boolean): Promise<Started> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'DEMO_DATA']) delete env[name];
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const child = spawn(process.execPath, ['src/main.js'], {
     cwd: ROOT,
     env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...settings },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,7 +13,7 @@ import { createTestDatabase } from '../helpers/postgres.ts';
 import { deleteUnder, redisClient, runPrefix } from '../helpers/redis.ts';
 import { REDIS_URL, skipUnlessBoth } from '../helpers/services.ts';
 
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 test('bad scale-out settings are refused with the name of the setting', () => {
   const cases: [Record<string, string>, RegExp][] = [

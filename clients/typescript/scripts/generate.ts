@@ -3,7 +3,7 @@
  * types, from the service's OpenAPI document with openapi-typescript.
  *
  * URL is a running service's /openapi.json. Without it, the script starts the
- * service of this repository (src/main.ts, on a temporary SQLite database),
+ * service of this repository (src/main.js, on a temporary SQLite database),
  * reads its document and stops it. The drift test runs this script against a
  * server it starts and compares the result with the committed file.
  */
