@@ -19,11 +19,14 @@ import { openApiOptions } from './openapi.ts';
 import { sitePlugin } from './site.ts';
 import { v1Plugin } from './v1.ts';
 import { CompressedCache } from './compressed-cache.ts';
+import { lazySchemas, type LazySchemas } from './lazy-schemas.ts';
 import { dashboardErrorHandler, dashboardPlugin, isDashboardUrl } from '../dashboard/plugin.ts';
 
 export interface AppOptions {
   /** pino options; no logging when absent (tests). */
   logger?: Exclude<FastifyServerOptions['logger'], boolean>;
+  /** The route schemas' compilers (lazy-schemas.ts); tests pass their own to compile them all. */
+  schemas?: LazySchemas;
 }
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -37,6 +40,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     // Code ids may be long: system (64) + code.
     routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: false } },
+    // Each route's schemas are compiled by its first request, not at start-up.
+    schemaController: { compilersFactory: (options.schemas ?? lazySchemas()).compilersFactory },
     http: httpServerOptions,
     // Requests that arrive while closing get our 503 (see drainingGuard), not Fastify's.
     return503OnClosing: false,
