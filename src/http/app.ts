@@ -1,6 +1,6 @@
 /**
  * The HTTP application, built apart from the process that listens: tests use
- * it through inject() or a real listener, main.ts through listen().
+ * it through inject() or a real listener, server.ts through listen().
  */
 import { randomUUID } from 'node:crypto';
 import { METHODS } from 'node:http';

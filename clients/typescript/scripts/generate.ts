@@ -35,7 +35,7 @@ export async function renderSchema(document: string): Promise<string> {
 /** Starts this repository's server on a temporary database; returns its base URL and a stop function. */
 async function startRepositoryServer(): Promise<{ url: string; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'codebook-generate-'));
-  const child = spawn(process.execPath, [join(REPOSITORY, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, [join(REPOSITORY, 'src', 'main.js')], {
     cwd: REPOSITORY,
     env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'codebook.db')}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', REDIS_URL: '' },
     stdio: ['ignore', 'pipe', 'inherit'],
