@@ -25,8 +25,8 @@ import { dashboardErrorHandler, dashboardPlugin, isDashboardUrl } from '../dashb
 export interface AppOptions {
   /** pino options; no logging when absent (tests). */
   logger?: Exclude<FastifyServerOptions['logger'], boolean>;
-  /** The route schemas' compilers (lazy-schemas.ts); tests pass their own to compile them all. */
-  schemas?: LazySchemas;
+  /** The route schemas' compilers (lazy-schemas.ts): tests pass their own to compile them all, or 'eager' for Fastify's own. */
+  schemas?: LazySchemas | 'eager';
 }
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -41,7 +41,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     routerOptions: { maxParamLength: 2048 },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: false } },
     // Each route's schemas are compiled by its first request, not at start-up.
-    schemaController: { compilersFactory: (options.schemas ?? lazySchemas()).compilersFactory },
+    ...(options.schemas === 'eager' ? {} : { schemaController: { compilersFactory: (options.schemas ?? lazySchemas()).compilersFactory } }),
     http: httpServerOptions,
     // Requests that arrive while closing get our 503 (see drainingGuard), not Fastify's.
     return503OnClosing: false,

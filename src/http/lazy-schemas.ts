@@ -7,7 +7,14 @@
  * would use, and then called directly; a route's first request pays its own
  * compile (a few milliseconds; the first validator of all also builds the Ajv
  * instance). compileAll() compiles whatever is still pending, so that a test
- * proves every schema compiles.
+ * proves every schema compiles: a schema that does not compile no longer stops
+ * the start, it fails its route's requests (500, internal_error), each with
+ * the same error.
+ *
+ * Fastify treats any compiler given this way as a custom one, and then leaves
+ * a request-header schema as written where it would lower-case its names (the
+ * headers it is checked against are lower-case): none of our routes validates
+ * request headers, and one that tried would fail at start-up here.
  */
 import ValidatorSelector from '@fastify/ajv-compiler';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
@@ -33,11 +40,18 @@ export function lazySchemas(): LazySchemas {
   const pending = new Set<() => void>();
   /** The function compile() makes, made on first call (or by compileAll). */
   const later = <F>(compile: () => F): (() => F) => {
-    let made: F | undefined;
+    let made: { value: F } | { error: unknown } | undefined;
     const make = () => {
-      made ??= compile();
-      pending.delete(make);
-      return made;
+      if (made === undefined) {
+        try {
+          made = { value: compile() };
+        } catch (error) {
+          made = { error };
+        }
+        pending.delete(make);
+      }
+      if ('error' in made) throw made.error;
+      return made.value;
     };
     pending.add(make);
     return make;
@@ -47,6 +61,7 @@ export function lazySchemas(): LazySchemas {
   const buildValidator: BuildValidator = (externalSchemas, options) => {
     const compiler = later(() => validators(externalSchemas as never, options as never));
     return (route) => {
+      if ((route as { httpPart?: string }).httpPart === 'headers') throw new Error('request-header schemas are not supported (lazy-schemas.ts)');
       const validate = later(() => compiler()(route as never) as unknown as Validate);
       // Fastify hands Ajv's validators (which have a schemaEnv) the request as the parent of the part
       // validated, so that coercion can replace the part itself; this passes that context on.
@@ -76,12 +91,11 @@ export function lazySchemas(): LazySchemas {
     compilersFactory: { buildValidator, buildSerializer } as CompilersFactory,
     compileAll() {
       let compiled = 0;
-      // Compiling a route's schema first makes its compiler: the set grows and shrinks while it is walked.
-      while (pending.size > 0) {
-        for (const make of [...pending]) {
-          make();
-          compiled++;
-        }
+      // A route's schema that is compiled first also makes its compiler, which then leaves the set early.
+      for (const make of [...pending]) {
+        if (!pending.has(make)) continue;
+        make();
+        compiled++;
       }
       return compiled;
     },
