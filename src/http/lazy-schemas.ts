@@ -2,7 +2,7 @@
  * Route schemas compiled on first use instead of at start-up. Fastify compiles
  * every route's validators (Ajv) and response serializers
  * (fast-json-stringify) while the app gets ready: ~0.17 s of a ~1.1 s start,
- * for some sixty routes of which a start needs none. Here each is compiled the
+ * for every route, of which a start needs none. Here each is compiled the
  * first time a request needs it, with the same compilers and options Fastify
  * would use, and then called directly; a route's first request pays its own
  * compile (a few milliseconds; the first validator of all also builds the Ajv
