@@ -7,6 +7,7 @@
  * instead try with busy_timeout 0 and retry on timers.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { endReadTurn, noteWrite } from './read-turn.ts';
 
 /** busy_timeout of every connection outside these retries (reads rarely wait in WAL mode). */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -19,12 +20,15 @@ export function isBusy(error: unknown): boolean {
   return ((error as { errcode?: number }).errcode ?? 0) % 256 === SQLITE_BUSY;
 }
 
-/** Runs one attempt of a write with busy_timeout 0; SQLITE_BUSY propagates at once. */
+/** Runs one attempt of a write with busy_timeout 0, outside the turn's read transaction; SQLITE_BUSY propagates at once. */
 export function tryWrite<T>(db: DatabaseSync, write: () => T): T {
+  endReadTurn(db);
   db.exec('PRAGMA busy_timeout = 0');
   try {
     return write();
   } finally {
+    // Committed now, or (BEGIN IMMEDIATE) within the same synchronous block as the write.
+    noteWrite();
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   }
 }

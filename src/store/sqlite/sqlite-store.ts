@@ -29,6 +29,7 @@ import { SqliteNavigationWriter } from './navigation-writer.ts';
 import { settle, WindowedVersion } from './write-window.ts';
 import { SQLITE_MMAP_MAX_BYTES } from '../../config.ts';
 import { BatchReader } from './batch-reader.ts';
+import { endReadTurn, noteWrite } from './read-turn.ts';
 
 /** Pages of WAL after which the main connection's commit checkpoints (see the constructor). */
 const SERVER_CHECKPOINT_PAGES = 100;
@@ -211,6 +212,7 @@ export class SqliteStore extends SqliteStatements implements Store {
         const result = await fn(tx);
         tx.finish();
         db.exec('COMMIT');
+        noteWrite();
         const committedAt = performance.now();
         this.version.bump();
         for (const listener of this.importListeners) await listener();
@@ -246,6 +248,7 @@ export class SqliteStore extends SqliteStatements implements Store {
    * half-written, and would miss what still sits in the -wal file.
    */
   async backupTo(file: string): Promise<void> {
+    endReadTurn(this.db);
     this.db.prepare('VACUUM INTO ?').run(file);
   }
 
@@ -255,6 +258,7 @@ export class SqliteStore extends SqliteStatements implements Store {
 
   async close(): Promise<void> {
     await this.batchReader?.close();
+    endReadTurn(this.db);
     if (this.db.isOpen) this.db.close();
   }
 }

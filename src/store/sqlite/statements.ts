@@ -5,6 +5,7 @@
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { whenUnlocked } from './busy.ts';
+import { readInTurn } from './read-turn.ts';
 
 /** A LIMIT given by a bound parameter: `LIMIT ?`, `LIMIT $limit`. */
 const BOUND_LIMIT = /\bLIMIT (\?|\$\w+)/g;
@@ -30,7 +31,9 @@ export class SqliteStatements {
     this.db = db;
   }
 
+  /** A cached statement, run in the turn's read transaction (read-turn.ts) unless it writes. */
   protected stmt(sql: string): StatementSync {
+    readInTurn(this.db);
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare(limitAtRunTime(sql))));
     return statement;
@@ -38,6 +41,7 @@ export class SqliteStatements {
 
   /** A cached statement that returns rows as arrays (no object per row). */
   protected arrays(sql: string): StatementSync {
+    readInTurn(this.db);
     const cacheKey = `[]${sql}`;
     let statement = this.statements.get(cacheKey);
     if (!statement) {
