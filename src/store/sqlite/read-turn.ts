@@ -19,8 +19,17 @@
  * close() end it too. A write this process commits on any connection (an
  * import's, another store's) is noted (noteWrite), and a turn begun before it
  * ends at its next statement: what this process wrote, it reads back at once.
+ *
+ * A turn can outlast its turn of the loop (begun in a setImmediate callback,
+ * its own end comes a loop later; a long callback or a collection stretches
+ * it), so a transaction older than FRESHNESS_WINDOW_MS is ended at the next
+ * statement and another begun. Every writer in any process returns SETTLE_MS
+ * after its commit (write-window.ts): a read after it returned reads a
+ * snapshot begun after that commit. The data_version check ends the turn
+ * before it runs (SqliteStore): inside a transaction it would not move.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { FRESHNESS_WINDOW_MS } from './write-window.ts';
 
 interface Turn {
   begin: StatementSync;
@@ -28,6 +37,8 @@ interface Turn {
   open: boolean;
   /** writes when it began. */
   writes: number;
+  /** performance.now() when it began. */
+  since: number;
 }
 
 const turns = new WeakMap<DatabaseSync, Turn>();
@@ -42,15 +53,17 @@ export function noteWrite(): void {
 /** Begins the turn's read transaction on db unless one (or any other transaction) is open. */
 export function readInTurn(db: DatabaseSync): void {
   let turn = turns.get(db);
+  const now = performance.now();
   if (turn?.open === true) {
-    if (turn.writes === writes) return;
+    if (turn.writes === writes && now - turn.since < FRESHNESS_WINDOW_MS) return;
     endReadTurn(db);
   }
   if (db.isTransaction) return;
-  if (turn === undefined) turns.set(db, (turn = { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), open: false, writes }));
+  if (turn === undefined) turns.set(db, (turn = { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), open: false, writes, since: now }));
   turn.begin.run();
   turn.open = true;
   turn.writes = writes;
+  turn.since = now;
   setImmediate(endReadTurn, db);
 }
 

@@ -103,7 +103,11 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.systems = new SqliteSystemsStore(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
-    this.version = new WindowedVersion(() => Number((this.dataVersion.get() as unknown as [number])[0]));
+    // Outside the turn's read transaction, where data_version would not move (read-turn.ts).
+    this.version = new WindowedVersion(() => {
+      endReadTurn(this.db);
+      return Number((this.dataVersion.get() as unknown as [number])[0]);
+    });
     // An in-memory database is this connection's alone: no other thread can read it.
     const mmapBytes = options.mmapBytes ?? SQLITE_MMAP_MAX_BYTES;
     this.batchReader =
