@@ -49,11 +49,9 @@ test("requests answer as with Fastify's own compilers: coerced parameters, valid
   const schemas = lazySchemas();
   const lazy = await readyApp(schemas);
   const eager = await readyApp('eager');
-  const pending = () => {
-    const probe = lazySchemas();
-    return readyApp(probe).then(() => probe.compileAll());
-  };
-  const all = await pending();
+  // An app no request reaches: what a ready app leaves to compile.
+  const untouched = lazySchemas();
+  await readyApp(untouched);
   const requests: (InjectOptions & { url: string })[] = [
     { method: 'GET', url: '/v1/codes?limit=0' },
     { method: 'GET', url: '/v1/codes?limit=1' },
@@ -85,7 +83,7 @@ test("requests answer as with Fastify's own compilers: coerced parameters, valid
   );
   assert.equal((await lazy.inject({ method: 'GET', url: '/v1/codes?limit=0', headers: ctx.authHeaders })).json().error.param, 'limit');
   // The requests compiled what they used, and only that.
-  const left = schemas.compileAll();
+  const [left, all] = [schemas.compileAll(), untouched.compileAll()];
   assert.ok(left > 0 && left < all, `${left} of ${all} left`);
 });
 

@@ -20,10 +20,11 @@
  * import's, another store's) is noted (noteWrite), and a turn begun before it
  * ends at its next statement: what this process wrote, it reads back at once.
  *
- * A turn can outlast its turn of the loop (begun in a setImmediate callback,
- * its own end comes a loop later; a long callback or a collection stretches
- * it), so a transaction older than FRESHNESS_WINDOW_MS is ended at the next
- * statement and another begun. Every writer in any process returns SETTLE_MS
+ * A turn can outlast its turn of the loop (begun in a timer callback, it stays
+ * open through the poll phase that follows, whose I/O callbacks run before its
+ * setImmediate end; a long callback or a collection stretches it), so a
+ * transaction older than FRESHNESS_WINDOW_MS is ended at the next statement
+ * and another begun. Every writer in any process returns SETTLE_MS
  * after its commit (write-window.ts): a read after it returned reads a
  * snapshot begun after that commit. The data_version check ends the turn
  * before it runs (SqliteStore): inside a transaction it would not move.
