@@ -1,4 +1,4 @@
-/** `codebook backup FILE`: a consistent copy of the SQLite database, safe while the server runs. */
+/** `codebook backup FILE`: a consistent copy of the SQLite database (FILE and FILE.activity), safe while the server runs. */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Deps } from '../deps.ts';
@@ -16,8 +16,13 @@ export async function backupCommand(args: string[], deps: () => Promise<Deps>): 
   if (!existsSync(dirname(file)) || !statSync(dirname(file)).isDirectory()) throw new CliError(`no such folder: ${dirname(file)}`);
   const { store } = await deps();
   const started = performance.now();
-  await store.backupTo(file);
+  const [, ...beside] = await store.backupTo(file);
   const bytes = statSync(file).size;
   const seconds = (performance.now() - started) / 1000;
-  output(values.json).result({ file, bytes }, `backed up to ${file} (${(bytes / 1_048_576).toFixed(1)} MB, ${seconds.toFixed(2)} s)`);
+  const files = beside.map((f) => ({ file: f, bytes: statSync(f).size }));
+  const also = files.map((f) => `, with ${f.file} (${(f.bytes / 1_048_576).toFixed(1)} MB)`).join('');
+  output(values.json).result(
+    { file, bytes, files_beside: files },
+    `backed up to ${file} (${(bytes / 1_048_576).toFixed(1)} MB${also}, ${seconds.toFixed(2)} s)`,
+  );
 }

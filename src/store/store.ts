@@ -147,9 +147,12 @@ export interface Store {
   /**
    * Writes a consistent copy of the whole database to a new file while other
    * processes keep reading and writing (SQLite). PostgreSQL has its own tools
-   * (pg_dump): it refuses with InvalidRequest.
+   * (pg_dump): it refuses with InvalidRequest. Returns the files written:
+   * the file itself and any beside it that belong to the copy (SQLite's
+   * activity file, `<file>.activity`); none of them is ever replaced
+   * (InvalidRequest when one exists).
    */
-  backupTo(file: string): Promise<void>;
+  backupTo(file: string): Promise<string[]>;
 
   /** Cheap liveness probe of the database; throws when it cannot be reached (StoreUnavailableError on PostgreSQL). */
   ping(): Promise<void>;

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { createKey, listKeys, revokeKey } from '../../src/services/access/admin.ts';
+import { activityPath } from '../../src/store/sqlite/activity.ts';
 import { generateKey } from '../../src/services/access/api-keys.ts';
 import { createTestContext } from '../helpers/context.ts';
 import { bare, bearer, randomPart } from './helpers.ts';
@@ -34,7 +35,12 @@ test('the database files hold the hash and the display prefix of a used key, nev
     await ctx.deps.usage.flush();
 
     // While the server runs (the WAL holds the recent writes) and after it stopped.
-    const files = () => [path, `${path}-wal`, `${path}-shm`].filter(existsSync).map((f) => readFileSync(f));
+    // The database and its activity file (request log, usage), each with its WAL.
+    const files = () =>
+      [path, activityPath(path)]
+        .flatMap((f) => [f, `${f}-wal`, `${f}-shm`])
+        .filter(existsSync)
+        .map((f) => readFileSync(f));
     const running = Buffer.concat(files());
     await ctx.app.close();
     await ctx.deps.close();
@@ -50,6 +56,8 @@ test('the database files hold the hash and the display prefix of a used key, nev
     for (const { key } of [live, testKey, revoked]) {
       assert.notEqual(stopped.indexOf(createHash('sha256').update(key).digest('hex')), -1, 'the hash is not stored');
     }
+    const activity = Buffer.concat([activityPath(path)].filter(existsSync).map((f) => readFileSync(f)));
+    assert.notEqual(activity.indexOf('/v1/codes'), -1, 'the request log (searched above) is not in the activity file');
 
     const db = new DatabaseSync(path, { readOnly: true });
     try {

@@ -84,8 +84,50 @@ test('never overwrites a file, and says where a folder is missing', async () => 
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /^codebook: no such folder: .*nope\n$/);
   assert.equal(existsSync(join(dir, 'nope')), false);
+  // The copy's activity file is never replaced either, and nothing is written beside it.
+  writeFileSync(join(dir, 'half.db.activity'), 'an older backup');
+  const besideTaken = await codebook(`sqlite:${dbPath}`, 'backup', 'half.db');
+  assert.equal(besideTaken.code, 1);
+  assert.equal(besideTaken.stderr, `codebook: ${join(dir, 'half.db.activity')} already exists; name a new file\n`);
+  assert.equal(existsSync(join(dir, 'half.db')), false);
   const usage = await codebook(`sqlite:${dbPath}`, 'backup');
   assert.equal(usage.code, 2);
+});
+
+test("copies the server's bookkeeping too: the usage, in the copy's activity file", async () => {
+  const store = new SqliteStore({ path: dbPath });
+  try {
+    const org = (await store.access.getOrg('acme'))!;
+    await store.access.insertKey({
+      id: 'key_b',
+      orgId: org.id,
+      hash: 'hb',
+      displayPrefix: 'svc_live_bbbb',
+      name: 'b',
+      mode: 'live',
+      createdAt: '2026-03-01T00:00:00.000Z',
+    });
+    assert.equal(await store.usage.addUsage([{ keyId: 'key_b', day: '2026-03-15', outcome: 'ok', count: 12 }], new Map()), true);
+  } finally {
+    await store.close();
+  }
+  const run = await codebook(`sqlite:${dbPath}`, 'backup', 'with-usage.db', '--json');
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout) as { files_beside: { file: string; bytes: number }[] };
+  assert.deepEqual(
+    result.files_beside.map((f) => f.file),
+    [join(dir, 'with-usage.db.activity')],
+  );
+  const copy = new SqliteStore({ path: join(dir, 'with-usage.db') });
+  try {
+    const org = (await copy.access.getOrg('acme'))!;
+    assert.deepEqual(
+      (await copy.usage.usageByDay(org.id, '2026-03')).map((u) => u.count),
+      [12],
+    );
+  } finally {
+    await copy.close();
+  }
 });
 
 test('on PostgreSQL it points at pg_dump', { skip: await skipUnlessPostgres() }, async () => {

@@ -208,7 +208,7 @@ export class PostgresStore implements Store {
     return (await this.getSetting(key))!;
   }
 
-  async backupTo(): Promise<void> {
+  async backupTo(): Promise<string[]> {
     throw new InvalidRequest('codebook backup copies an SQLite database; back PostgreSQL up with its own tools, e.g. pg_dump --format=custom');
   }
 

@@ -1,23 +1,27 @@
 /**
  * Plans, organisations, keys and the reads of usage, written once for both
  * backends over their Sql (see sql.ts). Only the usage writes differ by
- * backend: sqlite/usage-writes.ts, postgres/usage-writes.ts.
+ * backend (sqlite/access-store.ts, postgres/access-store.ts), and where a key's last use is kept.
  */
 import type { ApiKeyInfo, Organisation, Plan } from '../../domain/access.ts';
 import type { AccessStore, KeyLookup, KeyRevocation, NewKey, UsageRow } from '../access-store.ts';
 import { keyFromRow, keyLookupFromRow, orgFromRow, planFromRow } from './row-mappers.ts';
 import { placeholders, type Sql, type SqlValue } from './sql.ts';
 
-const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.last_used_at, k.expires_at';
+/** A key's columns but its last use, which the backend's store names (SQLite keeps it in another file). */
+const KEY_COLUMNS = 'k.id, k.org_id, k.name, k.mode, k.display_prefix, k.created_at, k.revoked_at, k.expires_at';
 const PLAN_COLUMNS = 'p.name, p.endpoints, p.rate_per_minute, p.monthly_quota, p.test_keys_allowed';
 const ORG_COLUMNS = 'id, slug, plan, created_at';
 const PLAN_INSERT = 'INSERT INTO plans (name, endpoints, rate_per_minute, monthly_quota, test_keys_allowed) VALUES (?, ?, ?, ?, ?)';
 
 export class SqlAccessStore implements AccessStore {
   protected readonly sql: Sql;
+  private readonly keyColumns: string;
 
-  constructor(sql: Sql) {
+  /** lastUsedAt: the expression of a key's last use, for the key row `k`, named last_used_at. */
+  constructor(sql: Sql, lastUsedAt = 'k.last_used_at') {
     this.sql = sql;
+    this.keyColumns = `${KEY_COLUMNS}, ${lastUsedAt}`;
   }
 
   private planValues(p: Plan): SqlValue[] {
@@ -91,7 +95,7 @@ export class SqlAccessStore implements AccessStore {
   }
 
   async getKey(id: string): Promise<ApiKeyInfo | null> {
-    const [r] = await this.sql.rows(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = ?`, [id]);
+    const [r] = await this.sql.rows(`SELECT ${this.keyColumns} FROM api_keys k WHERE k.id = ?`, [id]);
     return r ? keyFromRow(r) : null;
   }
 
@@ -103,12 +107,12 @@ export class SqlAccessStore implements AccessStore {
 
   async listKeys(orgId: string): Promise<ApiKeyInfo[]> {
     const order = `${this.sql.byteOrder('k.created_at')}, ${this.sql.byteOrder('k.id')}`;
-    return (await this.sql.rows(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.org_id = ? ORDER BY ${order}`, [orgId])).map(keyFromRow);
+    return (await this.sql.rows(`SELECT ${this.keyColumns} FROM api_keys k WHERE k.org_id = ? ORDER BY ${order}`, [orgId])).map(keyFromRow);
   }
 
   async findKeyByHash(hash: string): Promise<KeyLookup | null> {
     const [r] = await this.sql.rows(
-      `SELECT ${KEY_COLUMNS}, o.slug AS o_slug, o.plan AS o_plan, o.created_at AS o_created_at,
+      `SELECT ${this.keyColumns}, o.slug AS o_slug, o.plan AS o_plan, o.created_at AS o_created_at,
               p.name AS p_name, p.endpoints, p.rate_per_minute, p.monthly_quota, p.test_keys_allowed
        FROM api_keys k JOIN organisations o ON o.id = k.org_id JOIN plans p ON p.name = o.plan
        WHERE k.hash = ?`,

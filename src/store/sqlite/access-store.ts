@@ -1,13 +1,13 @@
 /**
  * AccessStore and UsageStore over node:sqlite: the shared queries
- * (../sql/access-queries.ts) plus SQLite's usage writes, which never wait for
- * another writer (an import may hold the lock for seconds): when the database
- * is busy they write nothing and the caller keeps its counts for the next tick.
+ * (../sql/access-queries.ts) plus SQLite's usage writes, to the activity file
+ * (activity.ts), which never wait for another writer: when that file is busy
+ * they write nothing and the caller keeps its counts for the next tick.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import type { CounterRow, UsageRow, UsageStore } from '../access-store.ts';
 import { SqlAccessStore } from '../sql/access-queries.ts';
-import { isBusy, tryWrite } from './busy.ts';
+import { writeActivity } from './busy.ts';
 import type { SqliteSql } from './sql.ts';
 
 export class SqliteAccessStore extends SqlAccessStore implements UsageStore {
@@ -15,13 +15,14 @@ export class SqliteAccessStore extends SqlAccessStore implements UsageStore {
   private readonly statements: SqliteSql;
 
   constructor(sql: SqliteSql) {
-    super(sql);
+    // Each key's last use is in the activity file since schema 15.
+    super(sql, '(SELECT u.at FROM key_last_used u WHERE u.key_id = k.id) AS last_used_at');
     this.db = sql.db;
     this.statements = sql;
   }
 
   async writeCounters(counters: CounterRow[], keepWindows: string[]): Promise<boolean> {
-    return this.inWriteTransaction(() => {
+    return writeActivity(this.db, () => {
       const setCounter = this.statements.statement(
         'INSERT INTO limit_counters (org_id, window_key, count) VALUES (?, ?, ?) ON CONFLICT (org_id, window_key) DO UPDATE SET count = excluded.count',
       );
@@ -35,31 +36,15 @@ export class SqliteAccessStore extends SqlAccessStore implements UsageStore {
   }
 
   async addUsage(usage: UsageRow[], lastUsed: Map<string, string>): Promise<boolean> {
-    return this.inWriteTransaction(() => {
+    return writeActivity(this.db, () => {
       const addUsage = this.statements.statement(
         'INSERT INTO usage_daily (key_id, day, outcome, count) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, day, outcome) DO UPDATE SET count = count + excluded.count',
       );
       for (const u of usage) addUsage.run(u.keyId, u.day, u.outcome, u.count);
-      const touch = this.statements.statement('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
-      for (const [keyId, at] of lastUsed) touch.run(at, keyId, at);
+      const touch = this.statements.statement(
+        'INSERT INTO key_last_used (key_id, at) VALUES (?, ?) ON CONFLICT (key_id) DO UPDATE SET at = excluded.at WHERE excluded.at > at',
+      );
+      for (const [keyId, at] of lastUsed) touch.run(keyId, at);
     });
-  }
-
-  /** Runs write in one IMMEDIATE transaction; false, writing nothing, when another writer holds the lock. */
-  private inWriteTransaction(write: () => void): boolean {
-    try {
-      tryWrite(this.db, () => this.db.exec('BEGIN IMMEDIATE'));
-    } catch (error) {
-      if (isBusy(error)) return false;
-      throw error;
-    }
-    try {
-      write();
-      this.db.exec('COMMIT');
-      return true;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
   }
 }

@@ -11,9 +11,10 @@
  * which moves with every import and every commit of another process) stays
  * the same (SNAPSHOT_MAX_MS at most, see below). SQLite drops a connection's
  * whole map of the file and its page cache when it begins a read transaction
- * after another connection committed, and the server's own connection commits its
- * counts, request log and rate counters every second: each batch would
- * otherwise find the pages it needs unmapped and fault them in again. A batch
+ * after another connection committed; the server's counts, request log and
+ * rate counters, committed every second, are in a file of their own
+ * (activity.ts) for that reason, but a key or an organisation written by the
+ * server or the dashboard still commits to this one. A batch
  * is asked with the version the event loop holds when it arrives, so it sees
  * every import that returned before it was sent, as a read on the event loop
  * does. A snapshot holds the WAL back: a checkpoint cannot copy past the

@@ -52,3 +52,29 @@ export async function whenUnlocked<T>(
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
+
+/**
+ * Runs write in one transaction that writes only the activity file's tables
+ * (activity.ts), with busy_timeout 0: DEFERRED, so the lock it takes is that
+ * file's alone, taken by its first write (BEGIN IMMEDIATE would lock the main
+ * file as well, which an import holds for minutes). False, with nothing
+ * written, when another connection holds that lock.
+ */
+export function writeActivity(db: DatabaseSync, write: () => void): boolean {
+  try {
+    tryWrite(db, () => {
+      db.exec('BEGIN');
+      try {
+        write();
+        db.exec('COMMIT');
+      } catch (error) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+    return true;
+  } catch (error) {
+    if (isBusy(error)) return false;
+    throw error;
+  }
+}

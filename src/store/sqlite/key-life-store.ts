@@ -2,7 +2,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { RequestLogEntry } from '../key-life-store.ts';
 import { SqlKeyLifeStore } from '../sql/key-life-queries.ts';
-import { isBusy, tryWrite } from './busy.ts';
+import { writeActivity } from './busy.ts';
 import { SqliteSql } from './sql.ts';
 
 export class SqliteKeyLifeStore extends SqlKeyLifeStore {
@@ -18,24 +18,13 @@ export class SqliteKeyLifeStore extends SqlKeyLifeStore {
 
   async appendRequests(entries: RequestLogEntry[]): Promise<boolean> {
     if (entries.length === 0) return true;
-    // Never wait for the lock (an import may hold it): the caller keeps the entries for the next tick.
-    try {
-      tryWrite(this.db, () => this.db.exec('BEGIN IMMEDIATE'));
-    } catch (error) {
-      if (isBusy(error)) return false;
-      throw error;
-    }
-    try {
+    // Never wait for the lock: the caller keeps the entries for the next tick.
+    return writeActivity(this.db, () => {
       const insert = this.statements.statement(
         `INSERT INTO request_log (org_id, key_id, key_prefix, at, method, path, status, error_code, duration_ms, request_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const e of entries) insert.run(e.orgId, e.keyId, e.keyPrefix, e.at, e.method, e.path, e.status, e.errorCode, e.durationMs, e.requestId);
-      this.db.exec('COMMIT');
-      return true;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
+    });
   }
 }

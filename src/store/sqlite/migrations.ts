@@ -10,6 +10,7 @@ import { fillSearchTerms } from './search-terms.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
 import { CLUSTER_VERSIONS, migrateNavigation } from './navigation-migration.ts';
+import { ActivityNotCopied, copyIntoActivity, dropMovedTables } from './activity.ts';
 
 /** SQL, or a function for a migration that must compute in JavaScript (it runs in the same transaction). */
 export type SqliteMigration = string | ((db: DatabaseSync) => void);
@@ -190,11 +191,22 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   refoldSearchRows,
   // 14: how many records imports have revised in the word index since it was last merged (see mergeWordIndexAfter in search.ts)
   SEARCH_WORDS_CHURN_SCHEMA,
+  // 15: the limit counters, daily usage, request log and last uses live in the activity file (activity.ts);
+  //     copyIntoActivity runs before it, in a transaction of its own
+  dropMovedTables,
 ];
 
+/** The version whose migration moves the server's bookkeeping to the activity file. */
+const ACTIVITY_MOVE = 15;
+/** Copies and checks again when another process wrote between a copy and the check. */
+const ACTIVITY_MOVE_ATTEMPTS = 5;
+
+/** Brings the main file up to date; the activity file must be attached (activity.ts). */
 export function migrateSqlite(db: DatabaseSync): void {
   const version = () => Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  let moveAttempts = 0;
   while (version() < SQLITE_MIGRATIONS.length) {
+    if (version() === ACTIVITY_MOVE - 1) copyIntoActivity(db);
     db.exec('BEGIN IMMEDIATE');
     try {
       const current = version();
@@ -207,6 +219,7 @@ export function migrateSqlite(db: DatabaseSync): void {
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');
+      if (error instanceof ActivityNotCopied && ++moveAttempts < ACTIVITY_MOVE_ATTEMPTS) continue;
       throw error;
     }
   }

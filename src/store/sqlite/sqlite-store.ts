@@ -3,12 +3,14 @@
  * statements; each import gets a connection of its own whose IMMEDIATE
  * transaction is the cross-process import lock (SQLite admits one writer).
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { CodeStatus } from '../../domain/records.ts';
+import { InvalidRequest } from '../../errors.ts';
 import type { ChangeKey, ChangePageQuery, ChangeWrite, CodePageQuery, CodeWrite, ImportTransaction, RawPage, Store, StoredCode } from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
+import { activityPath, attachActivity } from './activity.ts';
 import { storedCodeFromRow } from '../stored-code.ts';
 import { SqliteAccessStore } from './access-store.ts';
 import { SqliteKeyLifeStore } from './key-life-store.ts';
@@ -91,10 +93,13 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.searchTuning = options.searchTuning ?? {};
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.db.exec('PRAGMA foreign_keys = ON');
-    // SQLite copies the WAL into the database in whichever commit crosses this many pages, on the
-    // event loop: at the default 1 000 that took ~20 ms under the request log's writes, every few
-    // seconds; 100 pages take ~2.5 ms. Imports keep the default on their own connection.
+    // SQLite copies a WAL into its database in whichever commit crosses this many pages, on the
+    // event loop: at the default 1 000 that took ~20 ms under the request log's writes (now the
+    // activity file's), every few seconds; 100 pages take ~2.5 ms. Imports keep the default on their
+    // own connection.
     this.db.exec(`PRAGMA wal_autocheckpoint = ${SERVER_CHECKPOINT_PAGES}`);
+    // The import's connection (withImport) does not attach it: its BEGIN IMMEDIATE would lock this file too.
+    attachActivity(this.db, options.path);
     migrateSqlite(this.db);
     const sql = new SqliteSql(this.db);
     this.access = this.usage = new SqliteAccessStore(sql);
@@ -250,10 +255,19 @@ export class SqliteStore extends SqliteStatements implements Store {
    * go on meanwhile, and the copy holds every committed transaction up to the
    * snapshot and nothing after it. Copying the file instead could catch it
    * half-written, and would miss what still sits in the -wal file.
+   *
+   * The activity file (activity.ts) is copied beside it, `<file>.activity`,
+   * from a snapshot of its own taken just after: what the copy of the main
+   * file holds and the counts up to a moment later.
    */
-  async backupTo(file: string): Promise<void> {
+  async backupTo(file: string): Promise<string[]> {
+    const files = [file, activityPath(file)];
+    const taken = files.find((f) => existsSync(f));
+    if (taken !== undefined) throw new InvalidRequest(`${taken} already exists; name a new file`);
     endReadTurn(this.db);
-    this.db.prepare('VACUUM INTO ?').run(file);
+    this.db.prepare('VACUUM main INTO ?').run(file);
+    this.db.prepare('VACUUM activity INTO ?').run(files[1]!);
+    return files;
   }
 
   async ping(): Promise<void> {
