@@ -1,6 +1,6 @@
 /**
- * SQLite's batch reader thread: a batch read there answers exactly what the
- * event loop's connection answers, sees every commit made before it was
+ * SQLite's batch reader thread: a batch or a search page read there answers
+ * exactly what the event loop's connection answers, sees every commit made before it was
  * asked, keeps its snapshot no longer than the data version and its age
  * allow, lets a batch in flight finish when the store closes, and gives way
  * to a new thread when one dies.
@@ -15,6 +15,11 @@ import fc from 'fast-check';
 import type { BatchRecords } from '../../src/domain/navigation.ts';
 import { BatchReader } from '../../src/store/sqlite/batch-reader.ts';
 import { batchReader } from '../../src/store/sqlite/batch-read.ts';
+import type { RawPage } from '../../src/domain/pages.ts';
+import type { CodeRecord } from '../../src/domain/records.ts';
+import type { CodeSearchQuery, SearchKey } from '../../src/domain/search.ts';
+import { searchTerms } from '../../src/domain/search-text.ts';
+import { searchSqlite } from '../../src/store/sqlite/search.ts';
 import { SqliteNavigation } from '../../src/store/sqlite/navigation.ts';
 import { BUSY_TIMEOUT_MS } from '../../src/store/sqlite/busy.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
@@ -109,6 +114,50 @@ describe('the batch reader thread', () => {
     assert.deepEqual(now.missing, ['b:NONE']);
     assert.deepEqual([records(now).get('b:C0')?.display, then.get('b:C0')?.display], ['second 0 São Tomé € 😀', 'first 0 São Tomé € 😀']);
     assert.deepEqual([records(now).get(`b:C${CODES - 1}`)?.status, then.get(`b:C${CODES - 1}`)?.status], ['retired', 'active']);
+  });
+
+  test('property: a search walked page by page on the thread equals the same walk on the event loop', async () => {
+    const arrays = (sql: string) => {
+      const statement = loopDb.prepare(sql);
+      statement.setReturnArrays(true);
+      return statement;
+    };
+    const walk = async (read: (q: CodeSearchQuery) => Promise<RawPage<SearchKey, CodeRecord>>, q: Omit<CodeSearchQuery, 'after'>) => {
+      const pages: RawPage<SearchKey, CodeRecord>[] = [];
+      let after: SearchKey | null = null;
+      for (;;) {
+        const page = await read({ ...q, after });
+        pages.push(page);
+        if (!page.hasMore || pages.length > CODES) return pages;
+        after = page.last;
+      }
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('first', 'second', 'fir', 's', 'c1', 'C12', 'b', 'sao', 'SÃO tomé', '😀', '1', 'second 1', 'nothing', '.'),
+        fc.integer({ min: 1, max: 60 }),
+        fc.constantFrom(null, 'b', 'x'),
+        fc.constantFrom(null, 'active' as const, 'retired' as const),
+        async (text, limit, system, status) => {
+          const q = { terms: searchTerms(text), limit, system, status };
+          const threaded = await walk((one) => reader.search(one, {}, 0), q);
+          const looped = await walk((one) => searchSqlite({ arrays }, one), q);
+          assert.deepEqual(threaded, looped);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // Not vacuous: the thread walked more than one page and found the record asked for.
+    const pages = await walk((one) => reader.search(one, {}, 0), { terms: searchTerms('sao tome'), limit: 10, system: null, status: null });
+    assert.ok(pages.length > 1);
+    assert.equal((JSON.parse(`[${pages[0]!.json}]`) as { display: string }[])[0]!.display, 'second 0 São Tomé € 😀');
+  });
+
+  test('a search on the store sees an import committed before it was asked', async () => {
+    const found = async () => (await onThread.searchCodes({ terms: searchTerms('brand new'), after: null, limit: 10, system: null, status: null })).count;
+    assert.equal(await found(), 0);
+    await importRowsInto(onLoop, dir, [{ code: 'FRESH', display: 'brand new' }], { system: 'n', release: 'r1', effectiveDate: '2024-07-01' });
+    assert.equal(await found(), 1);
   });
 
   test('a batch sees a commit that another connection made before it was asked', async () => {

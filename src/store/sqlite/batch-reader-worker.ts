@@ -1,16 +1,18 @@
 /**
  * The batch reader's thread (see batch-reader.ts): a connection of its own to
- * the file, answering one batch lookup per message, in the order asked, from
+ * the file, answering one batch lookup or search page per message, in the order asked, from
  * a snapshot its batches share while the store's data version stays the same
  * (at most snapshotMaxMs, and while batches keep coming). Each time it lets a
  * snapshot go it copies the WAL into the file (a passive checkpoint), so the
  * WAL can start over.
  */
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { batchReader } from './batch-read.ts';
-import { SNAPSHOT_IDLE_MS, SNAPSHOT_MAX_MS, type BatchReaderInit, type BatchRequest, type BatchResponse } from './batch-reader.ts';
+import { SNAPSHOT_IDLE_MS, SNAPSHOT_MAX_MS, type BatchReaderInit, type ReaderRequest, type ReaderResponse } from './batch-reader.ts';
+import { searchSqlite } from './search.ts';
+import { limitAtRunTime } from './statements.ts';
 
 const { path, busyTimeoutMs, mmapBytes, snapshotMaxMs = SNAPSHOT_MAX_MS, snapshotIdleMs = SNAPSHOT_IDLE_MS } = workerData as BatchReaderInit;
 // Opened for reading and writing so that it may checkpoint, but never created (mode=rw): a file
@@ -70,16 +72,35 @@ setInterval(
   Math.max(5, Math.min(snapshotIdleMs, snapshotMaxMs) / 2),
 ).unref();
 
-parentPort!.on('message', ({ seq, ids, asOf, version }: BatchRequest) => {
-  let response: BatchResponse;
+/** Prepared statements of the searches, by SQL, returning arrays (as SqliteStatements.arrays does on the event loop). */
+const searchStatements = new Map<string, StatementSync>();
+const arrays = (sql: string): StatementSync => {
+  let statement = searchStatements.get(sql);
+  if (statement === undefined) {
+    statement = db.prepare(limitAtRunTime(sql));
+    statement.setReturnArrays(true);
+    searchStatements.set(sql, statement);
+  }
+  return statement;
+};
+
+// Every await in searchSqlite is on SQLite's synchronous reads, so a message is answered in full
+// before the next one is taken: the answers keep the order of the questions.
+parentPort!.on('message', async (request: ReaderRequest) => {
+  const { seq, version } = request;
+  let response: ReaderResponse;
   let transfer: ArrayBuffer[] = [];
   try {
     snapshotFor(version);
-    const { json, missing } = read(ids, asOf);
-    // Handed over, not copied: the bytes need an ArrayBuffer of their own (a small Buffer shares Node's pool).
-    const bytes = json.byteOffset === 0 && json.buffer.byteLength === json.byteLength ? json : new Uint8Array(json);
-    response = { seq, json: bytes, missing };
-    transfer = [bytes.buffer as ArrayBuffer];
+    if (request.kind === 'search') {
+      response = { seq, page: await searchSqlite({ arrays }, request.query, request.tuning) };
+    } else {
+      const { json, missing } = read(request.ids, request.asOf);
+      // Handed over, not copied: the bytes need an ArrayBuffer of their own (a small Buffer shares Node's pool).
+      const bytes = json.byteOffset === 0 && json.buffer.byteLength === json.byteLength ? json : new Uint8Array(json);
+      response = { seq, json: bytes, missing };
+      transfer = [bytes.buffer as ArrayBuffer];
+    }
   } catch (error) {
     // The next batch starts from a snapshot of its own, whatever state this one left.
     try {

@@ -1,10 +1,14 @@
 /**
- * Batch lookups on a thread of their own. A 200-id batch is ~0.7 ms of SQLite
- * work at 1 000 000 codes, nearly all of it waiting on memory (each id is a
- * walk down the B-tree to a random page). On the event loop it would hold every
- * other request for that long and use only the event loop's core; here it runs
- * beside the event loop on a connection of its own, while the event loop goes
- * on parsing, checking keys and writing answers.
+ * Batch lookups and searches on a thread of their own. A 200-id batch is ~0.7
+ * ms of SQLite work at 1 000 000 codes, nearly all of it waiting on memory
+ * (each id is a walk down the B-tree to a random page); a search page joins
+ * its hits, scattered over the file, to their records (0.3–1.5 ms). On the
+ * event loop either would hold every other request for that long and use only
+ * the event loop's core; here it runs beside the event loop on a connection of
+ * its own, while the event loop goes on parsing, checking keys and writing
+ * answers. Searches could move here only once the server's per-second commits
+ * had left this file (activity.ts): the thread began each search's snapshot
+ * cold after one, a 20–44 ms tail for a lone client (bench/HISTORY.md).
  *
  * The thread's batches share one read transaction (a snapshot of the file)
  * for as long as the store's data version (SqliteStore.externalWriteVersion,
@@ -36,6 +40,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { BatchRecords } from '../../domain/navigation.ts';
+import type { RawPage } from '../../domain/pages.ts';
+import type { CodeRecord } from '../../domain/records.ts';
+import type { CodeSearchQuery, SearchKey } from '../../domain/search.ts';
+import type { SearchTuning } from '../search-walk.ts';
 
 /**
  * How long the thread's batches may share one snapshot of the file. On a
@@ -61,18 +69,18 @@ export interface BatchReaderInit {
   snapshotIdleMs?: number;
 }
 
-export interface BatchRequest {
+/** What the thread is asked: a batch lookup or a search page, each read on the snapshot of its version. */
+export type ReaderRequest = {
   seq: number;
-  ids: readonly string[];
-  asOf: string | null;
-  /** The store's data version when the batch was asked: a snapshot begun at another is not used for it. */
+  /** The store's data version when it was asked: a snapshot begun at another is not used for it. */
   version: number;
-}
+} & ({ kind: 'batch'; ids: readonly string[]; asOf: string | null } | { kind: 'search'; query: CodeSearchQuery; tuning: SearchTuning });
 
-export type BatchResponse = { seq: number; json: Uint8Array; missing: string[] } | { seq: number; error: string };
+export type ReaderResponse =
+  { seq: number; json: Uint8Array; missing: string[] } | { seq: number; page: RawPage<SearchKey, CodeRecord> } | { seq: number; error: string };
 
 interface Waiting {
-  resolve: (records: BatchRecords) => void;
+  resolve: (answer: BatchRecords | RawPage<SearchKey, CodeRecord>) => void;
   reject: (error: Error) => void;
   deadline: NodeJS.Timeout;
 }
@@ -101,7 +109,7 @@ class ReaderThread {
     });
     // An idle thread does not keep the process alive; one with work to answer does.
     this.worker.unref();
-    this.worker.on('message', (response: BatchResponse) => {
+    this.worker.on('message', (response: ReaderResponse) => {
       const waiting = this.waiting.get(response.seq);
       if (waiting === undefined) return;
       this.waiting.delete(response.seq);
@@ -110,7 +118,8 @@ class ReaderThread {
       if ('json' in response) {
         const { json, missing } = response;
         waiting.resolve({ json: Buffer.from(json.buffer, json.byteOffset, json.byteLength), missing });
-      } else waiting.reject(new Error(`batch lookup failed: ${response.error}`));
+      } else if ('page' in response) waiting.resolve(response.page);
+      else waiting.reject(new Error(`read on the reader thread failed: ${response.error}`));
     });
     this.worker.on('error', (error: Error) => onGone(this, error));
     // An answer that cannot be read would leave its batch waiting: the thread is given up.
@@ -118,8 +127,8 @@ class ReaderThread {
     this.worker.on('exit', (code) => onGone(this, new Error(`the batch reader thread stopped (exit code ${code})`)));
   }
 
-  ask(request: BatchRequest): Promise<BatchRecords> {
-    const answer = new Promise<BatchRecords>((resolve, reject) => {
+  ask(request: ReaderRequest): Promise<BatchRecords | RawPage<SearchKey, CodeRecord>> {
+    const answer = new Promise<BatchRecords | RawPage<SearchKey, CodeRecord>>((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
       const deadline = setTimeout(() => this.giveUp(new Error(`the batch reader thread gave no answer within ${ANSWER_DEADLINE_MS} ms`)), ANSWER_DEADLINE_MS);
       deadline.unref();
@@ -169,13 +178,22 @@ export class BatchReader {
 
   /** version: the store's data version now (SqliteStore.externalWriteVersion). */
   read(ids: readonly string[], asOf: string | null, version: number): Promise<BatchRecords> {
+    return this.ask({ seq: ++this.seq, version, kind: 'batch', ids, asOf }) as Promise<BatchRecords>;
+  }
+
+  /** One page of a search (searchSqlite), read on the thread; version as for read(). */
+  search(query: CodeSearchQuery, tuning: SearchTuning, version: number): Promise<RawPage<SearchKey, CodeRecord>> {
+    return this.ask({ seq: ++this.seq, version, kind: 'search', query, tuning }) as Promise<RawPage<SearchKey, CodeRecord>>;
+  }
+
+  private ask(request: ReaderRequest): Promise<BatchRecords | RawPage<SearchKey, CodeRecord>> {
     if (this.closing !== null) return Promise.reject(new Error('the store is closed'));
     if (this.thread === null) {
-      // A thread that cannot start (or keeps dying) must not cost every batch a thread start.
+      // A thread that cannot start (or keeps dying) must not cost every request a thread start.
       if (performance.now() < this.restartAt) return Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
       this.thread = new ReaderThread(this.init, (thread, error) => this.gone(thread, error));
     }
-    return this.thread.ask({ seq: ++this.seq, ids, asOf, version });
+    return this.thread.ask(request);
   }
 
   /** Refuses new batches, lets the ones asked finish (a request in flight at shutdown still gets its answer), then stops the thread. */

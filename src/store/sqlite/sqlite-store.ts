@@ -153,7 +153,19 @@ export class SqliteStore extends SqliteStatements implements Store {
     return toRawPage<CodeRecord, [string, string], string>(rows, q.limit, 1, (row) => row[0]);
   }
 
+  /**
+   * On the reader thread when there is one (see batch-reader.ts): a search
+   * reads pages scattered over the file, and on the event loop it held every
+   * other request meanwhile. What the thread cannot answer is read here.
+   */
   async searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
+    if (this.batchReader !== null) {
+      try {
+        return await this.batchReader.search(q, this.searchTuning, this.externalWriteVersion());
+      } catch {
+        // Read here instead, as a batch is.
+      }
+    }
     return searchSqlite({ arrays: (sql) => this.arrays(sql) }, q, this.searchTuning);
   }
 
