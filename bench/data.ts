@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { IMPORT_HEAP_FLAGS } from '../src/cli/bounded-heap.ts';
 import type { GenerateManifest } from '../src/tools/generate/data-set.ts';
+import { databaseFiles } from '../src/store/sqlite/activity.ts';
 import type { ImportTimings } from './import-data.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
@@ -99,7 +100,7 @@ export async function ensureData(params: DataParams, options: { rebuild: boolean
     );
     generateMs = Math.round(performance.now() - started);
   }
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbFile}${suffix}`, { force: true });
+  for (const file of databaseFiles(dbFile)) rmSync(file, { force: true });
   rmSync(buildFile, { force: true });
   options.log(`data: importing into ${dbFile}`);
   const imports = JSON.parse(await runChild([...IMPORT_FLAGS, 'bench/import-data.ts', filesDir, dbFile])) as ImportTimings;
@@ -113,7 +114,7 @@ export async function ensureData(params: DataParams, options: { rebuild: boolean
 export async function timeSnapshotImport(data: BenchData, log: (line: string) => void): Promise<ImportTimings> {
   const scratch = join(data.dir, 'scratch.db');
   const remove = () => {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${scratch}${suffix}`, { force: true });
+    for (const file of databaseFiles(scratch)) rmSync(file, { force: true });
   };
   remove();
   log(`data: timing the snapshot import and its re-import again, on ${scratch}`);

@@ -11,6 +11,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DATA_ROOT, dataKey, IMPORT_FLAGS, runChild } from './data.ts';
+import { databaseFiles } from '../src/store/sqlite/activity.ts';
 import type { ImportTimings } from './import-data.ts';
 import { RESULTS } from './setup.ts';
 
@@ -30,7 +31,7 @@ if (!existsSync(join(files, 'manifest.json'))) {
 }
 const scratch = join(dir, 'scratch.db');
 const remove = () => {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${scratch}${suffix}`, { force: true });
+  for (const file of databaseFiles(scratch)) rmSync(file, { force: true });
 };
 remove();
 const load = loadavg()[0]!.toFixed(2);

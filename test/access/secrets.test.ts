@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { createKey, listKeys, revokeKey } from '../../src/services/access/admin.ts';
-import { activityPath } from '../../src/store/sqlite/activity.ts';
+import { activityPath, databaseFiles } from '../../src/store/sqlite/activity.ts';
 import { generateKey } from '../../src/services/access/api-keys.ts';
 import { createTestContext } from '../helpers/context.ts';
 import { bare, bearer, randomPart } from './helpers.ts';
@@ -37,8 +37,7 @@ test('the database files hold the hash and the display prefix of a used key, nev
     // While the server runs (the WAL holds the recent writes) and after it stopped.
     // The database and its activity file (request log, usage), each with its WAL.
     const files = () =>
-      [path, activityPath(path)]
-        .flatMap((f) => [f, `${f}-wal`, `${f}-shm`])
+      databaseFiles(path)
         .filter(existsSync)
         .map((f) => readFileSync(f));
     const running = Buffer.concat(files());

@@ -10,7 +10,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, test } from 'node:test';
-import { activityPath, ActivityNotCopied, attachActivity, copyIntoActivity, dropMovedTables } from '../../src/store/sqlite/activity.ts';
+import { activityPath, ActivityNotCopied, attachActivity, copyIntoActivity, databaseFiles, dropMovedTables } from '../../src/store/sqlite/activity.ts';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { tempDir } from '../helpers/context.ts';
@@ -183,7 +183,7 @@ test('a database whose activity file is gone opens with empty counts, and its ke
   const store = await withOrgAndKey(path);
   await store.usage.addUsage([{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 3 }], new Map([['key_1', T]]));
   await store.close();
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${activityPath(path)}${suffix}`, { force: true });
+  for (const file of databaseFiles(path).filter((f) => f.startsWith(activityPath(path)))) rmSync(file, { force: true });
 
   const again = new SqliteStore({ path });
   try {

@@ -29,6 +29,11 @@ export function activityPath(databasePath: string): string {
   return databasePath === ':memory:' ? ':memory:' : `${databasePath}.activity`;
 }
 
+/** Every file a database at this path keeps on disk: the database and its activity file, each with its WAL and shared-memory index. */
+export function databaseFiles(databasePath: string): string[] {
+  return [databasePath, activityPath(databasePath)].flatMap((file) => [file, `${file}-wal`, `${file}-shm`]);
+}
+
 /** Created on every open, so a file that is missing (deleted, or not copied with the database) starts empty. */
 const ACTIVITY_SCHEMA = `
   -- Per-organisation counts of the limit windows ('month:2026-11', 'minute:2026-11-21T08:17').
@@ -96,17 +101,24 @@ function mainHas(db: DatabaseSync, table: string): boolean {
  * has them; the request log keeps its ids. Run again, it changes nothing.
  */
 export function copyIntoActivity(db: DatabaseSync): void {
-  if (!mainHas(db, 'request_log')) return;
+  // Synced to the disk at its commit, not at the next checkpoint (synchronous NORMAL): the drop that
+  // follows must never outlive the copy, also on a power loss.
+  db.exec('PRAGMA activity.synchronous = FULL');
   db.exec('BEGIN IMMEDIATE');
   try {
-    for (const table of MOVED) db.exec(`INSERT OR REPLACE INTO activity.${table} SELECT * FROM main.${table}`);
-    db.exec(`INSERT INTO activity.key_last_used (key_id, at)
-             SELECT id, last_used_at FROM main.api_keys WHERE last_used_at IS NOT NULL
-             ON CONFLICT (key_id) DO UPDATE SET at = excluded.at WHERE excluded.at > at`);
+    // Checked under the lock: another process may have moved them since this one read the version.
+    if (mainHas(db, 'request_log')) {
+      for (const table of MOVED) db.exec(`INSERT OR REPLACE INTO activity.${table} SELECT * FROM main.${table}`);
+      db.exec(`INSERT INTO activity.key_last_used (key_id, at)
+               SELECT id, last_used_at FROM main.api_keys WHERE last_used_at IS NOT NULL
+               ON CONFLICT (key_id) DO UPDATE SET at = excluded.at WHERE excluded.at > at`);
+    }
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');
     throw error;
+  } finally {
+    db.exec('PRAGMA activity.synchronous = NORMAL');
   }
 }
 

@@ -82,12 +82,15 @@ export type ReaderResponse =
 interface Waiting {
   resolve: (answer: BatchRecords | RawPage<SearchKey, CodeRecord>) => void;
   reject: (error: Error) => void;
-  deadline: NodeJS.Timeout;
 }
 
 /**
- * How long a batch waits for its answer before the thread is taken for stuck:
- * a batch takes ~1 ms, and 32 queued ones well under a second.
+ * How long the thread may go without answering anything, while it has
+ * something to answer, before it is taken for stuck. A batch takes ~1 ms and
+ * a search page up to ~0.5 ms at 1 000 000 codes (a long word's prefix query):
+ * counted from its last answer, not from when each waiting one was asked, so a
+ * long queue of slow reads that the thread works through is not taken for a
+ * stuck thread.
  */
 const ANSWER_DEADLINE_MS = 10_000;
 
@@ -96,6 +99,8 @@ class ReaderThread {
   readonly worker: Worker;
   readonly waiting = new Map<number, Waiting>();
   private readonly onGone: (thread: ReaderThread, error: Error) => void;
+  /** Runs while the thread has something to answer: ANSWER_DEADLINE_MS from its last answer. */
+  private deadline: NodeJS.Timeout | undefined;
   /** The last request asked: the thread answers in order, so once it is settled every earlier one is. */
   last: Promise<unknown> = Promise.resolve();
 
@@ -113,7 +118,7 @@ class ReaderThread {
       const waiting = this.waiting.get(response.seq);
       if (waiting === undefined) return;
       this.waiting.delete(response.seq);
-      clearTimeout(waiting.deadline);
+      this.armDeadline();
       if (this.waiting.size === 0) this.worker.unref();
       if ('json' in response) {
         const { json, missing } = response;
@@ -130,9 +135,8 @@ class ReaderThread {
   ask(request: ReaderRequest): Promise<BatchRecords | RawPage<SearchKey, CodeRecord>> {
     const answer = new Promise<BatchRecords | RawPage<SearchKey, CodeRecord>>((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
-      const deadline = setTimeout(() => this.giveUp(new Error(`the batch reader thread gave no answer within ${ANSWER_DEADLINE_MS} ms`)), ANSWER_DEADLINE_MS);
-      deadline.unref();
-      this.waiting.set(request.seq, { resolve, reject, deadline });
+      this.waiting.set(request.seq, { resolve, reject });
+      if (this.waiting.size === 1) this.armDeadline();
       this.worker.postMessage(request);
     });
     this.last = answer.catch(() => undefined);
@@ -140,11 +144,20 @@ class ReaderThread {
   }
 
   failAll(error: Error): void {
-    for (const waiting of this.waiting.values()) {
-      clearTimeout(waiting.deadline);
-      waiting.reject(error);
-    }
+    clearTimeout(this.deadline);
+    for (const waiting of this.waiting.values()) waiting.reject(error);
     this.waiting.clear();
+  }
+
+  /** Starts the deadline again from now while something waits (after an answer, or for a first question); clears it otherwise. */
+  private armDeadline(): void {
+    clearTimeout(this.deadline);
+    if (this.waiting.size === 0) return;
+    this.deadline = setTimeout(
+      () => this.giveUp(new Error(`the batch reader thread answered nothing for ${ANSWER_DEADLINE_MS} ms with ${this.waiting.size} questions waiting`)),
+      ANSWER_DEADLINE_MS,
+    );
+    this.deadline.unref();
   }
 
   /** Refuses what the thread was asked and stops it: it is not answering. */

@@ -3,7 +3,7 @@
  * statements; each import gets a connection of its own whose IMMEDIATE
  * transaction is the cross-process import lock (SQLite admits one writer).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { CodeStatus } from '../../domain/records.ts';
@@ -277,8 +277,14 @@ export class SqliteStore extends SqliteStatements implements Store {
     const taken = files.find((f) => existsSync(f));
     if (taken !== undefined) throw new InvalidRequest(`${taken} already exists; name a new file`);
     endReadTurn(this.db);
-    this.db.prepare('VACUUM main INTO ?').run(file);
-    this.db.prepare('VACUUM activity INTO ?').run(files[1]!);
+    try {
+      this.db.prepare('VACUUM main INTO ?').run(file);
+      this.db.prepare('VACUUM activity INTO ?').run(files[1]!);
+    } catch (error) {
+      // No half of a backup is left behind (the next attempt would refuse the name).
+      for (const f of files) rmSync(f, { force: true });
+      throw error;
+    }
     return files;
   }
 
