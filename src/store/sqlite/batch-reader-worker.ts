@@ -86,7 +86,7 @@ const arrays = (sql: string): StatementSync => {
 
 // Every await in searchSqlite is on SQLite's synchronous reads, so a message is answered in full
 // before the next one is taken: the answers keep the order of the questions.
-parentPort!.on('message', async (request: ReaderRequest) => {
+async function answer(request: ReaderRequest): Promise<void> {
   const { seq, version } = request;
   let response: ReaderResponse;
   let transfer: ArrayBuffer[] = [];
@@ -111,4 +111,6 @@ parentPort!.on('message', async (request: ReaderRequest) => {
     response = { seq, error: error instanceof Error ? error.message : String(error) };
   }
   parentPort!.postMessage(response, transfer);
-});
+}
+
+parentPort!.on('message', (request: ReaderRequest) => void answer(request));
