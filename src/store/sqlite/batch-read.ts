@@ -5,6 +5,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { BatchRecords } from '../../domain/navigation.ts';
 import { batchRecords } from '../batch-records.ts';
+import { prepareArrays } from './statements.ts';
 
 /** The latest version on or before the date; versions of one date are ordered by change id. */
 export const AS_OF_ONE = 'SELECT json FROM code_versions WHERE code_id = ? AND valid_from <= ? ORDER BY valid_from DESC, change_id DESC LIMIT 1';
@@ -17,17 +18,11 @@ const AS_OF_SQL = `SELECT j.key, (${AS_OF_ONE.replace('code_id = ?', 'code_id = 
 export function batchReader(db: DatabaseSync): (ids: readonly string[], asOf: string | null) => BatchRecords {
   let now: StatementSync | undefined;
   let asOfStatement: StatementSync | undefined;
-  const prepare = (sql: string) => {
-    const statement = db.prepare(sql);
-    statement.setReturnArrays(true);
-    return statement;
-  };
   return (ids, asOf) => {
     const list = JSON.stringify(ids);
-    const rows = (asOf === null ? (now ??= prepare(NOW_SQL)).all(list) : (asOfStatement ??= prepare(AS_OF_SQL)).all(asOf, list)) as unknown as [
-      number,
-      string | null,
-    ][];
+    const rows = (asOf === null
+      ? (now ??= prepareArrays(db, NOW_SQL)).all(list)
+      : (asOfStatement ??= prepareArrays(db, AS_OF_SQL)).all(asOf, list)) as unknown as [number, string | null][];
     const jsons = new Array<string | null>(ids.length).fill(null);
     for (const [at, json] of rows) jsons[at] = json;
     return batchRecords(ids, (i) => jsons[i]);

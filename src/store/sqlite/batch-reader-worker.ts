@@ -12,7 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { batchReader } from './batch-read.ts';
 import { SNAPSHOT_IDLE_MS, SNAPSHOT_MAX_MS, type BatchReaderInit, type ReaderRequest, type ReaderResponse } from './batch-reader.ts';
 import { searchSqlite } from './search.ts';
-import { limitAtRunTime } from './statements.ts';
+import { prepareArrays } from './statements.ts';
 
 const { path, busyTimeoutMs, mmapBytes, snapshotMaxMs = SNAPSHOT_MAX_MS, snapshotIdleMs = SNAPSHOT_IDLE_MS } = workerData as BatchReaderInit;
 // Opened for reading and writing so that it may checkpoint, but never created (mode=rw): a file
@@ -76,11 +76,7 @@ setInterval(
 const searchStatements = new Map<string, StatementSync>();
 const arrays = (sql: string): StatementSync => {
   let statement = searchStatements.get(sql);
-  if (statement === undefined) {
-    statement = db.prepare(limitAtRunTime(sql));
-    statement.setReturnArrays(true);
-    searchStatements.set(sql, statement);
-  }
+  if (statement === undefined) searchStatements.set(sql, (statement = prepareArrays(db, sql)));
   return statement;
 };
 

@@ -23,6 +23,13 @@ export function limitAtRunTime(sql: string): string {
   return sql.replace(BOUND_LIMIT, 'LIMIT ($1 + 0)');
 }
 
+/** A statement that returns rows as arrays (no object per row), its bound LIMITs read at run time. */
+export function prepareArrays(db: DatabaseSync, sql: string): StatementSync {
+  const statement = db.prepare(limitAtRunTime(sql));
+  statement.setReturnArrays(true);
+  return statement;
+}
+
 export class SqliteStatements {
   readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
@@ -44,11 +51,7 @@ export class SqliteStatements {
     readInTurn(this.db);
     const cacheKey = `[]${sql}`;
     let statement = this.statements.get(cacheKey);
-    if (!statement) {
-      statement = this.db.prepare(limitAtRunTime(sql));
-      statement.setReturnArrays(true);
-      this.statements.set(cacheKey, statement);
-    }
+    if (!statement) this.statements.set(cacheKey, (statement = prepareArrays(this.db, sql)));
     return statement;
   }
 
