@@ -9,19 +9,12 @@ import { after, before, describe, test } from 'node:test';
 import { createOrg } from '../../src/services/access/admin.ts';
 import { createExpiringKey, updateOrgSettings } from '../../src/services/access/key-life.ts';
 import { APPEND_SLICE, loggedPath, MAX_PENDING, pageRequestLog, RequestLogRecorder } from '../../src/services/access/request-log.ts';
-import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { createDemoContext, type TestContext } from '../helpers/context.ts';
 import { bare, bearer, randomPart } from './helpers.ts';
 
 let ctx: TestContext;
 before(async () => {
-  ctx = await createTestContext();
-  await ctx.importRows(
-    [
-      { code: 'A', display: 'Alpha' },
-      { code: 'B', display: 'Beta' },
-    ],
-    { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
-  );
+  ctx = await createDemoContext();
 });
 after(async () => ctx.close());
 

@@ -147,3 +147,16 @@ export async function createTestContext(envOrOptions: Record<string, string> | C
     },
   };
 }
+
+/** A context holding two codes, demo:A (Alpha) and demo:B (Beta), of release r1 effective 2024-01-01. */
+export async function createDemoContext(): Promise<TestContext> {
+  const ctx = await createTestContext();
+  await ctx.importRows(
+    [
+      { code: 'A', display: 'Alpha' },
+      { code: 'B', display: 'Beta' },
+    ],
+    { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
+  );
+  return ctx;
+}

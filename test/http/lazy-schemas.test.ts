@@ -9,19 +9,12 @@ import { after, before, test } from 'node:test';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import { lazySchemas } from '../../src/http/lazy-schemas.ts';
-import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { createDemoContext, type TestContext } from '../helpers/context.ts';
 
 let ctx: TestContext;
 const apps: FastifyInstance[] = [];
 before(async () => {
-  ctx = await createTestContext();
-  await ctx.importRows(
-    [
-      { code: 'A', display: 'Alpha' },
-      { code: 'B', display: 'Beta' },
-    ],
-    { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
-  );
+  ctx = await createDemoContext();
 });
 after(async () => {
   for (const app of apps) await app.close();

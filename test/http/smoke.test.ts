@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { createDemoContext, type TestContext } from '../helpers/context.ts';
 
 let ctx: TestContext;
 before(async () => {
-  ctx = await createTestContext();
-  await ctx.importRows(
-    [
-      { code: 'A', display: 'Alpha' },
-      { code: 'B', display: 'Beta' },
-    ],
-    { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
-  );
+  ctx = await createDemoContext();
 });
 after(() => ctx.close());
 
