@@ -8,11 +8,11 @@
  * request log run for every request before the handler gets here. Everything
  * else is the store's.
  */
-import { jsonText, type JsonText } from '../domain/json-text.ts';
+import type { JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
-import type { CatalogStore } from './catalog.ts';
-import { CachedNavigation, cachedPage, NONE, SEP, type PageMeta } from './cached-navigation.ts';
+import type { CatalogStore, DerivedReads } from './catalog.ts';
+import { CachedNavigation, cachedPage, cachedText, NONE, SEP, type PageMeta } from './cached-navigation.ts';
 import { CachedSystems } from './cached-systems.ts';
 import { ReadCache, type ReadCacheStats } from './read-cache.ts';
 
@@ -21,6 +21,7 @@ export class CachedCatalog implements CatalogStore {
   private readonly cache: ReadCache<PageMeta | undefined>;
   readonly systems: CatalogStore['systems'];
   readonly navigation: CatalogStore['navigation'];
+  readonly derived: DerivedReads;
 
   /** version: see ReadCache; maxBytes 0 turns the cache off. */
   constructor(store: CatalogStore, options: { maxBytes: number; version: () => number }) {
@@ -28,16 +29,14 @@ export class CachedCatalog implements CatalogStore {
     this.cache = new ReadCache<PageMeta | undefined>(options.maxBytes, options.maxBytes > 0 ? options.version : () => Number.NaN);
     this.systems = new CachedSystems(store.systems, this.cache);
     this.navigation = new CachedNavigation(store.navigation, this.cache);
+    this.derived = {
+      page: (key, read) => cachedPage(this.cache, key, read),
+      text: (key, read) => cachedText(this.cache, key, read),
+    };
   }
 
-  async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
-    const key = `r${SEP}${id}`;
-    const version = this.cache.open();
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return jsonText<CodeRecord>(cached.text);
-    const json = await this.store.codeJson(id);
-    if (json !== null) this.cache.set(key, json, undefined, version);
-    return json;
+  codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
+    return cachedText(this.cache, `r${SEP}${id}`, () => this.store.codeJson(id));
   }
 
   async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {

@@ -39,15 +39,9 @@ export class CachedNavigation implements Navigation {
     this.cache = cache;
   }
 
-  async codeJsonAsOf(id: string, asOf: string): Promise<JsonText<CodeRecord> | null> {
-    const key = `a${SEP}${asOf}${SEP}${id}`;
-    const version = this.cache.open();
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return jsonText<CodeRecord>(cached.text);
-    const json = await this.store.codeJsonAsOf(id, asOf);
+  codeJsonAsOf(id: string, asOf: string): Promise<JsonText<CodeRecord> | null> {
     // Not found is not kept: its 404 asks the store whether the code exists now.
-    if (json !== null) this.cache.set(key, json, undefined, version);
-    return json;
+    return cachedText(this.cache, `a${SEP}${asOf}${SEP}${id}`, () => this.store.codeJsonAsOf(id, asOf));
   }
 
   pageCodesAsOf(q: AsOfPageQuery): Promise<RawPage<string, CodeRecord>> {
@@ -95,6 +89,16 @@ export async function cachedPage<P extends RawPage<unknown>>(cache: ReadCache<Pa
   const { json, ...meta } = page;
   cache.set(key, json, meta, version);
   return page;
+}
+
+/** A record's text through the cache, like cachedPage; null (not found) is not kept. */
+export async function cachedText<T>(cache: ReadCache<PageMeta | undefined>, key: string, read: () => Promise<JsonText<T> | null>): Promise<JsonText<T> | null> {
+  const version = cache.open();
+  const cached = cache.get(key);
+  if (cached !== undefined) return jsonText<T>(cached.text);
+  const json = await read();
+  if (json !== null) cache.set(key, json, undefined, version);
+  return json;
 }
 
 function relatives(q: RelativesQuery): string {

@@ -1,15 +1,13 @@
 /**
- * The systems and releases reads through the same exact cache as the code
- * reads (see cached-catalog.ts): a handful of small rows that every client
- * asks for, which the store answered at about three times the cost of a
- * record under load (a table read per request, its pages pushed out of
- * SQLite's cache by the records). The rows are kept as their JSON and parsed
- * back on a hit; the whole cache is dropped when anything commits, as for
- * every other entry. An unknown system is not kept: its id is the caller's.
+ * The systems store behind the cached catalog. Its reads go to the store: the
+ * services keep the JSON they make of them in the read cache (DerivedReads,
+ * see systems.ts), so a hit costs no parse and no serialisation. What is left
+ * here is the write: a change this process makes does not move the freshness
+ * version, so the whole cache is dropped when it returns.
  */
 import type { SystemsStore } from '../store/systems-store.ts';
 import type { ReadCache } from './read-cache.ts';
-import { SEP, type PageMeta } from './cached-navigation.ts';
+import type { PageMeta } from './cached-navigation.ts';
 
 export class CachedSystems implements SystemsStore {
   private readonly store: SystemsStore;
@@ -20,33 +18,23 @@ export class CachedSystems implements SystemsStore {
     this.cache = cache;
   }
 
-  pageSystems(after: string | null, limit: number): ReturnType<SystemsStore['pageSystems']> {
-    return this.rows(`y${SEP}${after ?? ''}${SEP}${limit}`, () => this.store.pageSystems(after, limit));
+  pageSystems(...args: Parameters<SystemsStore['pageSystems']>): ReturnType<SystemsStore['pageSystems']> {
+    return this.store.pageSystems(...args);
   }
 
   getSystem(id: string): ReturnType<SystemsStore['getSystem']> {
-    return this.rows(`Y${SEP}${id}`, () => this.store.getSystem(id));
+    return this.store.getSystem(id);
   }
 
-  pageReleases(system: string, afterSeq: number | null, limit: number): ReturnType<SystemsStore['pageReleases']> {
-    return this.rows(`R${SEP}${system}${SEP}${afterSeq ?? 0}${SEP}${limit}`, () => this.store.pageReleases(system, afterSeq, limit));
+  pageReleases(...args: Parameters<SystemsStore['pageReleases']>): ReturnType<SystemsStore['pageReleases']> {
+    return this.store.pageReleases(...args);
   }
 
-  /** A write of this process does not move the freshness version: the cache is dropped here. */
   async updateSystem(...args: Parameters<SystemsStore['updateSystem']>): ReturnType<SystemsStore['updateSystem']> {
     try {
       return await this.store.updateSystem(...args);
     } finally {
       this.cache.clear();
     }
-  }
-
-  private async rows<T>(key: string, read: () => Promise<T>): Promise<T> {
-    const version = this.cache.open();
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return JSON.parse(cached.text) as T;
-    const found = await read();
-    if (found !== null) this.cache.set(key, JSON.stringify(found), undefined, version);
-    return found;
   }
 }

@@ -9,8 +9,21 @@ import { ApiError } from '../errors.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { Store } from '../store/store.ts';
 
-/** What the catalog reads of the store. */
-export type CatalogStore = Pick<Store, 'pageCodes' | 'codeJson' | 'codeExists' | 'pageChanges' | 'searchCodes' | 'systems' | 'navigation'>;
+/**
+ * Keeps what a service derives from the store's rows (a page of systems, a
+ * release list) as the JSON it sends, under the same exactness as the store's
+ * own reads: the cached catalog's read cache (cached-catalog.ts). A read that
+ * throws or finds nothing is not kept.
+ */
+export interface DerivedReads {
+  page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P>;
+  text<T>(key: string, read: () => Promise<JsonText<T> | null>): Promise<JsonText<T> | null>;
+}
+
+/** What the catalog reads of the store, and where its services keep what they derive (absent: nowhere). */
+export type CatalogStore = Pick<Store, 'pageCodes' | 'codeJson' | 'codeExists' | 'pageChanges' | 'searchCodes' | 'systems' | 'navigation'> & {
+  readonly derived?: DerivedReads;
+};
 
 export async function listCodes(store: CatalogStore, query: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
   return store.pageCodes(query);
