@@ -116,6 +116,22 @@ describe('the batch reader thread', () => {
     assert.deepEqual([records(now).get(`b:C${CODES - 1}`)?.status, then.get(`b:C${CODES - 1}`)?.status], ['retired', 'active']);
   });
 
+  test('a lone client is answered by one thread; batches asked together start a second, which answers the same', async () => {
+    const pool = new BatchReader({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26 }, { minIds: 1, threads: 2 });
+    try {
+      const ids = Array.from({ length: 50 }, (_, i) => `b:C${i * 5}`);
+      const expected = batchReader(loopDb)(ids, null);
+      for (let i = 0; i < 3; i++) assert.ok((await pool.read(ids, null, 0)).json.equals(expected.json));
+      assert.equal(pool.running, 1, 'one thread for one batch at a time');
+      const together = await Promise.all(Array.from({ length: 8 }, (_, i) => pool.read(ids, i % 2 === 0 ? null : '2024-03-15', 0)));
+      assert.equal(pool.running, 2, 'a second thread under concurrent batches, and no more');
+      const then = batchReader(loopDb)(ids, '2024-03-15');
+      together.forEach((batch, i) => assert.ok(batch.json.equals(i % 2 === 0 ? expected.json : then.json), `batch ${i}`));
+    } finally {
+      await pool.close();
+    }
+  });
+
   test('property: a search walked page by page on the thread equals the same walk on the event loop', async () => {
     const arrays = (sql: string) => {
       const statement = loopDb.prepare(sql);

@@ -33,8 +33,10 @@
  * while batches came, that copy is the import's, and the batches asked
  * meanwhile wait for it (0.9–2.5 s for a 1 000 000-code import's part).
  *
- * The thread starts with the first batch that needs it and answers one
- * message at a time, in order. When it dies, what it was asked is refused
+ * Up to READER_THREADS threads, each with its own connection and snapshot:
+ * the first starts with the first batch that needs it, another only when
+ * every running thread has something to answer. Each answers one message at
+ * a time, in order. When it dies, what it was asked is refused
  * with the reason (the store then reads those batches on the event loop) and
  * another starts with a batch a few seconds later.
  */
@@ -170,15 +172,25 @@ class ReaderThread {
 export interface BatchReaderOptions {
   /** Smaller batches are read on the event loop: the trip to the thread and back costs more than they do. */
   minIds: number;
+  /** At most this many threads (default READER_THREADS); another starts only when every one has something to answer. */
+  threads?: number;
   /** After a thread dies, no other starts for this long (the caller reads on the event loop meanwhile); default 5 s. */
   restartDelayMs?: number;
 }
 
+/**
+ * Two threads: a batch's time is spent waiting on memory, one B-tree descent
+ * per id, so one thread kept a core busy while the event loop used a quarter
+ * of the other. The second starts only under concurrent batches or searches.
+ */
+export const READER_THREADS = 2;
+
 export class BatchReader {
   readonly minIds: number;
   private readonly init: BatchReaderInit;
+  private readonly maxThreads: number;
   private readonly restartDelayMs: number;
-  private thread: ReaderThread | null = null;
+  private threads: ReaderThread[] = [];
   private restartAt = 0;
   private seq = 0;
   private closing: Promise<void> | null = null;
@@ -186,6 +198,7 @@ export class BatchReader {
   constructor(init: BatchReaderInit, options: BatchReaderOptions) {
     this.init = init;
     this.minIds = options.minIds;
+    this.maxThreads = Math.max(1, options.threads ?? READER_THREADS);
     this.restartDelayMs = options.restartDelayMs ?? 5_000;
   }
 
@@ -199,31 +212,47 @@ export class BatchReader {
     return this.ask({ seq: ++this.seq, version, kind: 'search', query, tuning }) as Promise<RawPage<SearchKey, CodeRecord>>;
   }
 
-  private ask(request: ReaderRequest): Promise<BatchRecords | RawPage<SearchKey, CodeRecord>> {
-    if (this.closing !== null) return Promise.reject(new Error('the store is closed'));
-    if (this.thread === null) {
-      // A thread that cannot start (or keeps dying) must not cost every request a thread start.
-      if (performance.now() < this.restartAt) return Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
-      this.thread = new ReaderThread(this.init, (thread, error) => this.gone(thread, error));
-    }
-    return this.thread.ask(request);
+  /** Threads started now (tests). */
+  get running(): number {
+    return this.threads.length;
   }
 
-  /** Refuses new batches, lets the ones asked finish (a request in flight at shutdown still gets its answer), then stops the thread. */
+  private ask(request: ReaderRequest): Promise<BatchRecords | RawPage<SearchKey, CodeRecord>> {
+    if (this.closing !== null) return Promise.reject(new Error('the store is closed'));
+    return this.pick()?.ask(request) ?? Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
+  }
+
+  /** The thread with the least to answer; a new one when every thread has something and there is room. */
+  private pick(): ReaderThread | null {
+    let best: ReaderThread | null = null;
+    for (const thread of this.threads) if (best === null || thread.waiting.size < best.waiting.size) best = thread;
+    if (best !== null && (best.waiting.size === 0 || this.threads.length >= this.maxThreads)) return best;
+    // A thread that cannot start (or keeps dying) must not cost every request a thread start.
+    if (performance.now() < this.restartAt) return best;
+    const thread = new ReaderThread(this.init, (gone, error) => this.gone(gone, error));
+    this.threads.push(thread);
+    return thread;
+  }
+
+  /** Refuses new batches, lets the ones asked finish (a request in flight at shutdown still gets its answer), then stops the threads. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      const thread = this.thread;
-      this.thread = null;
-      if (thread === null) return;
-      await thread.last;
-      await thread.worker.terminate();
+      const threads = this.threads;
+      this.threads = [];
+      await Promise.all(
+        threads.map(async (thread) => {
+          await thread.last;
+          await thread.worker.terminate();
+        }),
+      );
     })();
     return this.closing;
   }
 
   private gone(thread: ReaderThread, error: Error): void {
-    if (this.thread === thread) {
-      this.thread = null;
+    const at = this.threads.indexOf(thread);
+    if (at !== -1) {
+      this.threads.splice(at, 1);
       this.restartAt = performance.now() + this.restartDelayMs;
     }
     thread.failAll(error);
