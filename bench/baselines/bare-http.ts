@@ -3,7 +3,8 @@
  * precomputed body (BODY_FILE) — the most a Node.js process can serve on this
  * machine at that response size. Prints "ready" once listening on PORT.
  * CONTENT_ENCODING (br, gzip) labels a precompressed body; STATUS=304 answers
- * 304 with no body and the ETag of BODY_FILE's content (ETAG).
+ * 304 with no body and the ETag of BODY_FILE's content (ETAG). SPIN_US keeps
+ * the CPU busy that many microseconds before each answer (bench/floor.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,7 +21,10 @@ const headers: Record<string, string> =
         ...(encoding ? { 'content-encoding': encoding, vary: 'Accept-Encoding' } : {}),
       };
 
+const spinMs = Number(process.env.SPIN_US ?? '0') / 1000;
+
 const server = createServer((_request, response) => {
+  if (spinMs > 0) for (const until = performance.now() + spinMs; performance.now() < until;);
   response.writeHead(status, headers);
   response.end(status === 304 ? undefined : body);
 });
