@@ -2,8 +2,9 @@
  * The catalog store with an exact cache of its hot reads in front: records by
  * id (GET /v1/codes/{id}) and pages of /v1/codes and /v1/changes, as the same
  * JSON texts the store returns (kept as UTF-8 bytes, see read-cache.ts); the
- * navigation reads (as of a date, and the hierarchy) and the systems and
- * releases share the cache through cached-navigation.ts and cached-systems.ts.
+ * navigation reads (as of a date, and the hierarchy) share the cache through
+ * cached-navigation.ts, and the systems and releases services keep their
+ * answers in it through `derived` (systems.ts).
  * Only the body read is cached: the access checks, limits, counting and the
  * request log run for every request before the handler gets here. Everything
  * else is the store's.

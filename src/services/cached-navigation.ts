@@ -21,7 +21,7 @@ export type PageMeta = Omit<RawPage<unknown>, 'json'>;
 /**
  * Separates the parts of a cache key; never inside a validated parameter. Every
  * key of the read cache is built with it (here, cached-catalog.ts and
- * cached-systems.ts), after a one-letter prefix of its kind: r c h (records,
+ * systems.ts), after a one-letter prefix of its kind: r c h (records,
  * code and change pages), a A k d n o (as of, hierarchy), y Y R (systems).
  */
 export const SEP = '\u0000';

@@ -125,6 +125,10 @@ describe('the batch reader thread', () => {
       assert.equal(pool.running, 1, 'one thread for one batch at a time');
       const together = await Promise.all(Array.from({ length: 8 }, (_, i) => pool.read(ids, i % 2 === 0 ? null : '2024-03-15', 0)));
       assert.equal(pool.running, 2, 'a second thread under concurrent batches, and no more');
+      assert.ok(
+        pool.answered.every((n) => n > 0),
+        `both threads answered: ${pool.answered.join(', ')}`,
+      );
       const then = batchReader(loopDb)(ids, '2024-03-15');
       together.forEach((batch, i) => assert.ok(batch.json.equals(i % 2 === 0 ? expected.json : then.json), `batch ${i}`));
     } finally {
@@ -225,6 +229,28 @@ describe('the batch reader thread', () => {
       // Copied whole when the new version ended the snapshot: this commit writes from the WAL's beginning.
       commit(1);
       // The WAL's frames since it last started over, counted by a passive checkpoint.
+      const { log } = writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number };
+      assert.ok(log >= 1 && log < 10, `the WAL started over: ${log} frames in it after one commit`);
+    });
+  });
+
+  test('with two threads busy, the WAL still starts over: only the first holds a snapshot between its answers', async () => {
+    await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 }, async (shared, writer) => {
+      writer.exec('PRAGMA wal_autocheckpoint = 0');
+      const commit = (n: number) => {
+        for (let i = 0; i < n; i++) writer.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run('probe', String(i));
+      };
+      commit(20);
+      await Promise.all(Array.from({ length: 4 }, () => shared.read(['b:C0'], null, 1)));
+      assert.equal(shared.answered.length, 2);
+      assert.ok(
+        shared.answered.every((n) => n > 0),
+        `both threads answered: ${shared.answered.join(', ')}`,
+      );
+      commit(20);
+      // Asked alone, this goes to the first thread: the new version ends its snapshot and it copies the WAL.
+      await shared.read(['b:C0'], null, 2);
+      commit(1);
       const { log } = writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number };
       assert.ok(log >= 1 && log < 10, `the WAL started over: ${log} frames in it after one commit`);
     });

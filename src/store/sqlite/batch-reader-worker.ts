@@ -14,7 +14,14 @@ import { SNAPSHOT_IDLE_MS, SNAPSHOT_MAX_MS, type BatchReaderInit, type ReaderReq
 import { searchSqlite } from './search.ts';
 import { prepareArrays } from './statements.ts';
 
-const { path, busyTimeoutMs, mmapBytes, snapshotMaxMs = SNAPSHOT_MAX_MS, snapshotIdleMs = SNAPSHOT_IDLE_MS } = workerData as BatchReaderInit;
+const {
+  path,
+  busyTimeoutMs,
+  mmapBytes,
+  snapshotMaxMs = SNAPSHOT_MAX_MS,
+  snapshotIdleMs = SNAPSHOT_IDLE_MS,
+  shareSnapshot = true,
+} = workerData as BatchReaderInit;
 // Opened for reading and writing so that it may checkpoint, but never created (mode=rw): a file
 // that is gone (deleted, or replaced by a rename) makes the open fail instead of starting an
 // empty database beside the server's. query_only refuses every statement that would write.
@@ -105,6 +112,15 @@ async function answer(request: ReaderRequest): Promise<void> {
       // The COMMIT failed too: the snapshot stays marked open, and the next new version or the idle timer ends it again.
     }
     response = { seq, error: error instanceof Error ? error.message : String(error) };
+  }
+  // A thread that shares no snapshot ends its transaction with the answer: it holds the WAL back only while it reads.
+  if (!shareSnapshot && db.isTransaction) {
+    try {
+      db.exec('COMMIT');
+      snapshot = null;
+    } catch {
+      // Left open: the next new version or the idle timer ends it.
+    }
   }
   parentPort!.postMessage(response, transfer);
 }

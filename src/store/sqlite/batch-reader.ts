@@ -33,9 +33,11 @@
  * while batches came, that copy is the import's, and the batches asked
  * meanwhile wait for it (0.9–2.5 s for a 1 000 000-code import's part).
  *
- * Up to READER_THREADS threads, each with its own connection and snapshot:
- * the first starts with the first batch that needs it, another only when
- * every running thread has something to answer. Each answers one message at
+ * Up to READER_THREADS threads, each with its own connection: the first starts
+ * with the first batch that needs it, another only when every running thread
+ * has something to answer (and then stays). Only the first shares snapshots
+ * and copies the WAL as described above; the others read each answer in a
+ * transaction of its own (BatchReaderInit.shareSnapshot). Each answers one message at
  * a time, in order. When it dies, what it was asked is refused
  * with the reason (the store then reads those batches on the event loop) and
  * another starts with a batch a few seconds later.
@@ -69,6 +71,13 @@ export interface BatchReaderInit {
   snapshotMaxMs?: number;
   /** Default SNAPSHOT_IDLE_MS. */
   snapshotIdleMs?: number;
+  /**
+   * False: each answer is read in a transaction of its own, ended with it, and
+   * nothing is copied from the WAL. The pool's threads after the first: two
+   * threads holding snapshots begun at different moments would always leave one
+   * open, and the WAL would never start over (see above). Default true.
+   */
+  shareSnapshot?: boolean;
 }
 
 /** What the thread is asked: a batch lookup or a search page, each read on the snapshot of its version. */
@@ -105,6 +114,8 @@ class ReaderThread {
   private deadline: NodeJS.Timeout | undefined;
   /** The last request asked: the thread answers in order, so once it is settled every earlier one is. */
   last: Promise<unknown> = Promise.resolve();
+  /** Answers given. */
+  answered = 0;
 
   constructor(init: BatchReaderInit, onGone: (thread: ReaderThread, error: Error) => void) {
     this.onGone = onGone;
@@ -120,6 +131,7 @@ class ReaderThread {
       const waiting = this.waiting.get(response.seq);
       if (waiting === undefined) return;
       this.waiting.delete(response.seq);
+      this.answered++;
       this.armDeadline();
       if (this.waiting.size === 0) this.worker.unref();
       if ('json' in response) {
@@ -217,6 +229,11 @@ export class BatchReader {
     return this.threads.length;
   }
 
+  /** How many answers each running thread has given, in the order they started (tests). */
+  get answered(): number[] {
+    return this.threads.map((thread) => thread.answered);
+  }
+
   private ask(request: ReaderRequest): Promise<BatchRecords | RawPage<SearchKey, CodeRecord>> {
     if (this.closing !== null) return Promise.reject(new Error('the store is closed'));
     return this.pick()?.ask(request) ?? Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
@@ -229,7 +246,9 @@ export class BatchReader {
     if (best !== null && (best.waiting.size === 0 || this.threads.length >= this.maxThreads)) return best;
     // A thread that cannot start (or keeps dying) must not cost every request a thread start.
     if (performance.now() < this.restartAt) return best;
-    const thread = new ReaderThread(this.init, (gone, error) => this.gone(gone, error));
+    // The first thread shares snapshots between its answers (and copies the WAL); the others do not.
+    const init = this.threads.length === 0 ? this.init : { ...this.init, shareSnapshot: false };
+    const thread = new ReaderThread(init, (gone, error) => this.gone(gone, error));
     this.threads.push(thread);
     return thread;
   }
