@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureWrk } from './load.ts';
+import { median } from './pairs.ts';
 
 const { values } = parseArgs({
   options: { spins: { type: 'string', default: '0,2,5,10,25,50' }, pairs: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' } },
@@ -63,7 +64,6 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const base = median(rates.get(0)!);
 console.log('\nwork µs  req/s (median)  share of L0  µs a request  beyond the work');
 for (const spin of spins) {

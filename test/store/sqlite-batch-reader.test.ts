@@ -82,6 +82,17 @@ async function withScratchThread(
   }
 }
 
+/** n small commits by the writer, which copies nothing from the WAL itself (wal_autocheckpoint = 0). */
+function commits(writer: DatabaseSync, n: number): void {
+  for (let i = 0; i < n; i++) writer.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run('probe', String(i));
+}
+
+/** After one commit, the WAL holds only that commit's frames (counted by a passive checkpoint): it started over. */
+function assertWalStartedOver(writer: DatabaseSync): void {
+  const { log } = writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number };
+  assert.ok(log >= 1 && log < 10, `the WAL started over: ${log} frames in it after one commit`);
+}
+
 describe('the batch reader thread', () => {
   test('property: a batch read on the thread equals the same batch read on the event loop, now and as of any date', async () => {
     const id = fc.oneof(
@@ -122,9 +133,9 @@ describe('the batch reader thread', () => {
       const ids = Array.from({ length: 50 }, (_, i) => `b:C${i * 5}`);
       const expected = batchReader(loopDb)(ids, null);
       for (let i = 0; i < 3; i++) assert.ok((await pool.read(ids, null, 0)).json.equals(expected.json));
-      assert.equal(pool.running, 1, 'one thread for one batch at a time');
+      assert.equal(pool.answered.length, 1, 'one thread for one batch at a time');
       const together = await Promise.all(Array.from({ length: 8 }, (_, i) => pool.read(ids, i % 2 === 0 ? null : '2024-03-15', 0)));
-      assert.equal(pool.running, 2, 'a second thread under concurrent batches, and no more');
+      assert.equal(pool.answered.length, 2, 'a second thread under concurrent batches, and no more');
       assert.ok(
         pool.answered.every((n) => n > 0),
         `both threads answered: ${pool.answered.join(', ')}`,
@@ -219,40 +230,31 @@ describe('the batch reader thread', () => {
     await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 }, async (shared, writer) => {
       // The writer copies nothing itself: what the WAL sheds, the thread copied.
       writer.exec('PRAGMA wal_autocheckpoint = 0');
-      const commit = (n: number) => {
-        for (let i = 0; i < n; i++) writer.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run('probe', String(i));
-      };
-      commit(20);
+      commits(writer, 20);
       await shared.read(['b:C0'], null, 1);
-      commit(20);
+      commits(writer, 20);
       await shared.read(['b:C0'], null, 2);
       // Copied whole when the new version ended the snapshot: this commit writes from the WAL's beginning.
-      commit(1);
-      // The WAL's frames since it last started over, counted by a passive checkpoint.
-      const { log } = writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number };
-      assert.ok(log >= 1 && log < 10, `the WAL started over: ${log} frames in it after one commit`);
+      commits(writer, 1);
+      assertWalStartedOver(writer);
     });
   });
 
   test('with two threads busy, the WAL still starts over: only the first holds a snapshot between its answers', async () => {
     await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 }, async (shared, writer) => {
       writer.exec('PRAGMA wal_autocheckpoint = 0');
-      const commit = (n: number) => {
-        for (let i = 0; i < n; i++) writer.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run('probe', String(i));
-      };
-      commit(20);
+      commits(writer, 20);
       await Promise.all(Array.from({ length: 4 }, () => shared.read(['b:C0'], null, 1)));
       assert.equal(shared.answered.length, 2);
       assert.ok(
         shared.answered.every((n) => n > 0),
         `both threads answered: ${shared.answered.join(', ')}`,
       );
-      commit(20);
+      commits(writer, 20);
       // Asked alone, this goes to the first thread: the new version ends its snapshot and it copies the WAL.
       await shared.read(['b:C0'], null, 2);
-      commit(1);
-      const { log } = writer.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number };
-      assert.ok(log >= 1 && log < 10, `the WAL started over: ${log} frames in it after one commit`);
+      commits(writer, 1);
+      assertWalStartedOver(writer);
     });
   });
 

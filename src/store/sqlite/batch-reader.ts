@@ -224,11 +224,6 @@ export class BatchReader {
     return this.ask({ seq: ++this.seq, version, kind: 'search', query, tuning }) as Promise<RawPage<SearchKey, CodeRecord>>;
   }
 
-  /** Threads started now (tests). */
-  get running(): number {
-    return this.threads.length;
-  }
-
   /** How many answers each running thread has given, in the order they started (tests). */
   get answered(): number[] {
     return this.threads.map((thread) => thread.answered);
