@@ -217,6 +217,38 @@ describe('the batch reader thread', () => {
     });
   });
 
+  test('with two threads busy, every answer asked with a new version sees the commits before it', async () => {
+    await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 }, async (shared, writer) => {
+      const add = (code: string) =>
+        writer
+          .prepare("INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, 'b', ?, 'active', 'h', ?)")
+          .run(`b:${code}`, code, JSON.stringify({ id: `b:${code}` }));
+      const burst = (code: string, version: number) => Promise.all(Array.from({ length: 16 }, () => shared.read([`b:${code}`], null, version)));
+      assert.ok((await burst('ONE', 1)).every((answer) => answer.missing.length === 1));
+      assert.ok(
+        shared.answered.every((n) => n > 0),
+        `both threads answered: ${shared.answered.join(', ')}`,
+      );
+      for (let version = 2; version <= 6; version++) {
+        // Asked while the threads still read a long queue of batches on the version before: each renews its snapshot mid-queue.
+        const many = Array.from({ length: 200 }, (_, i) => `b:C${i}`);
+        const earlier = Promise.all(Array.from({ length: 100 }, () => shared.read(many, null, version - 1)));
+        add(`V${version}`);
+        const answers = await burst(`V${version}`, version);
+        await earlier;
+        assert.deepEqual(
+          answers.map((answer) => answer.missing),
+          answers.map(() => []),
+          `version ${version}: every answer found the code committed before it was asked`,
+        );
+      }
+      assert.ok(
+        shared.answered.every((n) => n > 16),
+        `both threads answered the bursts: ${shared.answered.join(', ')}`,
+      );
+    });
+  });
+
   test('a thread no batch has asked for a while lets its snapshot go', async () => {
     await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 50 }, async (shared, writer) => {
       assert.deepEqual((await shared.read(['b:LATE'], null, 1)).missing, ['b:LATE']);

@@ -8,7 +8,7 @@
  */
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { batchReader } from './batch-read.ts';
 import { SNAPSHOT_IDLE_MS, SNAPSHOT_MAX_MS, type BatchReaderInit, type ReaderRequest, type ReaderResponse } from './batch-reader.ts';
 import { searchSqlite } from './search.ts';
@@ -47,6 +47,7 @@ let askedAt = Number.NEGATIVE_INFINITY;
 function endSnapshot(): void {
   if (db.isTransaction) db.exec('COMMIT');
   snapshot = null;
+  if (!shareSnapshot) return;
   try {
     checkpoint.get();
   } catch {
@@ -113,16 +114,42 @@ async function answer(request: ReaderRequest): Promise<void> {
     }
     response = { seq, error: error instanceof Error ? error.message : String(error) };
   }
-  // A thread that shares no snapshot ends its transaction with the answer: it holds the WAL back only while it reads.
-  if (!shareSnapshot && db.isTransaction) {
-    try {
-      db.exec('COMMIT');
-      snapshot = null;
-    } catch {
-      // Left open: the next new version or the idle timer ends it.
-    }
-  }
   parentPort!.postMessage(response, transfer);
 }
 
-parentPort!.on('message', (request: ReaderRequest) => void answer(request));
+/** A follower's snapshot, once nothing more waits: let go, so that it holds the WAL back only while it reads. */
+function letFollowerSnapshotGo(): void {
+  if (shareSnapshot || !db.isTransaction) return;
+  try {
+    db.exec('COMMIT');
+    snapshot = null;
+  } catch {
+    // Left open: the next new version or the idle timer ends it.
+  }
+}
+
+/**
+ * Answers a message, then every message already waiting (taken off the port
+ * here, in order), so that a follower knows when none waits. Every await in
+ * answer is on SQLite's synchronous reads: no other message event runs
+ * meanwhile, and draining counts messages anyway.
+ */
+let draining = false;
+const queued: ReaderRequest[] = [];
+async function drain(first: ReaderRequest): Promise<void> {
+  queued.push(first);
+  if (draining) return;
+  draining = true;
+  try {
+    for (let request = queued.shift(); request !== undefined; request = queued.shift()) {
+      await answer(request);
+      const next = receiveMessageOnPort(parentPort!);
+      if (next !== undefined) queued.push(next.message as ReaderRequest);
+    }
+  } finally {
+    draining = false;
+  }
+  letFollowerSnapshotGo();
+}
+
+parentPort!.on('message', (request: ReaderRequest) => void drain(request));
