@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import type { Worker } from 'node:worker_threads';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
@@ -67,11 +68,12 @@ function records(batch: BatchRecords): Map<string, { display: string; status: st
 async function withScratchThread(
   snapshot: { snapshotMaxMs: number; snapshotIdleMs: number },
   body: (shared: BatchReader, writer: DatabaseSync) => Promise<void>,
+  restartDelayMs?: number,
 ): Promise<void> {
   const scratch = tempDir();
   const file = join(scratch, 'codebook.db');
   await new SqliteStore({ path: file }).close();
-  const shared = new BatchReader({ path: file, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26, ...snapshot }, { minIds: 1 });
+  const shared = new BatchReader({ path: file, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26, ...snapshot }, { minIds: 1, restartDelayMs });
   const writer = new DatabaseSync(file);
   try {
     await body(shared, writer);
@@ -217,6 +219,30 @@ describe('the batch reader thread', () => {
     });
   });
 
+  test('when the first thread dies, the one that replaces it copies the WAL, so the WAL still starts over', async () => {
+    await withScratchThread(
+      { snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 },
+      async (shared, writer) => {
+        writer.exec('PRAGMA wal_autocheckpoint = 0');
+        const together = (version: number) => Promise.all(Array.from({ length: 4 }, () => shared.read(['b:C0'], null, version)));
+        await together(1);
+        assert.equal(shared.answered.length, 2);
+        // The first thread stops; the second goes on, and a flood starts another beside it.
+        const running = (): number => shared.answered.length;
+        await (shared as unknown as { threads: { worker: Worker }[] }).threads[0]!.worker.terminate();
+        while (running() !== 1) await sleep(5);
+        await together(1);
+        assert.equal(shared.answered.length, 2);
+        commits(writer, 20);
+        // Both threads are asked on the new version: the one that leads now ends its snapshot and copies the WAL.
+        await together(2);
+        commits(writer, 1);
+        assertWalStartedOver(writer);
+      },
+      0,
+    );
+  });
+
   test('with two threads busy, every answer asked with a new version sees the commits before it', async () => {
     await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 }, async (shared, writer) => {
       const add = (code: string) =>
@@ -224,6 +250,8 @@ describe('the batch reader thread', () => {
           .prepare("INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, 'b', ?, 'active', 'h', ?)")
           .run(`b:${code}`, code, JSON.stringify({ id: `b:${code}` }));
       const burst = (code: string, version: number) => Promise.all(Array.from({ length: 16 }, () => shared.read([`b:${code}`], null, version)));
+      // Records to find, so that the long queue below takes the threads a while to read.
+      for (let i = 0; i < 200; i++) add(`C${i}`);
       assert.ok((await burst('ONE', 1)).every((answer) => answer.missing.length === 1));
       assert.ok(
         shared.answered.every((n) => n > 0),

@@ -35,8 +35,8 @@
  *
  * Up to READER_THREADS threads, each with its own connection: the first starts
  * with the first batch that needs it, another only when every running thread
- * has something to answer (and then stays). Only the first shares snapshots
- * and copies the WAL as described above; the others (followers) read the
+ * has something to answer (and then stays). Only the first (or the one that
+ * replaces it when it dies) shares snapshots and copies the WAL as described above; the others (followers) read the
  * answers asked of them back to back in one snapshot, and let it go as soon
  * as none waits (BatchReaderInit.shareSnapshot). Each answers one message at
  * a time, in order. When it dies, what it was asked is refused
@@ -67,7 +67,7 @@ export const SNAPSHOT_IDLE_MS = 100;
 /**
  * A thread after the first (a follower) reads the answers asked of it back to
  * back in one snapshot, let go once none waits and at most this long: a
- * transaction per answer cost it ~10 % of a 200-id batch, and a snapshot held
+ * transaction per answer cost it ~8 % of a 200-id batch, and a snapshot held
  * this long still lets the WAL start over soon after the first thread copies it.
  */
 export const FOLLOWER_SNAPSHOT_MAX_MS = 100;
@@ -127,9 +127,12 @@ class ReaderThread {
   last: Promise<unknown> = Promise.resolve();
   /** Answers given. */
   answered = 0;
+  /** It keeps its snapshot between answers and copies the WAL (BatchReaderInit.shareSnapshot). */
+  readonly leads: boolean;
 
   constructor(init: BatchReaderInit, onGone: (thread: ReaderThread, error: Error) => void) {
     this.onGone = onGone;
+    this.leads = init.shareSnapshot ?? true;
     // Its heap holds one batch at a time: under 1 MB for the bench's records, ~100 MB for 200 of the
     // largest a row may hold (32 KiB of text, escaped); the bound keeps a runaway from growing the process.
     this.worker = new Worker(new URL('./batch-reader-worker.ts', import.meta.url), {
@@ -252,11 +255,12 @@ export class BatchReader {
     if (best !== null && (best.waiting.size === 0 || this.threads.length >= this.maxThreads)) return best;
     // A thread that cannot start (or keeps dying) must not cost every request a thread start.
     if (performance.now() < this.restartAt) return best;
-    // The first thread shares snapshots between its answers (and copies the WAL); the others only while answers wait.
-    const init =
-      this.threads.length === 0
-        ? this.init
-        : { ...this.init, shareSnapshot: false, snapshotMaxMs: Math.min(this.init.snapshotMaxMs ?? SNAPSHOT_MAX_MS, FOLLOWER_SNAPSHOT_MAX_MS) };
+    // One thread (the first, or the one that replaces it when it dies) shares snapshots between its
+    // answers and copies the WAL; the others share them only while answers wait.
+    const leads = !this.threads.some((running) => running.leads);
+    const init = leads
+      ? this.init
+      : { ...this.init, shareSnapshot: false, snapshotMaxMs: Math.min(this.init.snapshotMaxMs ?? SNAPSHOT_MAX_MS, FOLLOWER_SNAPSHOT_MAX_MS) };
     const thread = new ReaderThread(init, (gone, error) => this.gone(gone, error));
     this.threads.push(thread);
     return thread;
