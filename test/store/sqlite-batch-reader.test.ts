@@ -84,6 +84,21 @@ async function withScratchThread(
   }
 }
 
+/** A code of system b committed by the writer (another connection than the threads'). */
+function addCode(writer: DatabaseSync, code: string): void {
+  writer
+    .prepare("INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, 'b', ?, 'active', 'h', ?)")
+    .run(`b:${code}`, code, JSON.stringify({ id: `b:${code}` }));
+}
+
+/** Every running thread of the pool has given more than moreThan answers. */
+function assertEveryThreadAnswered(pool: BatchReader, moreThan = 0): void {
+  assert.ok(
+    pool.answered.every((n) => n > moreThan),
+    `every thread answered more than ${moreThan}: ${pool.answered.join(', ')}`,
+  );
+}
+
 /** n small commits by the writer, which copies nothing from the WAL itself (wal_autocheckpoint = 0). */
 function commits(writer: DatabaseSync, n: number): void {
   for (let i = 0; i < n; i++) writer.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run('probe', String(i));
@@ -138,10 +153,7 @@ describe('the batch reader thread', () => {
       assert.equal(pool.answered.length, 1, 'one thread for one batch at a time');
       const together = await Promise.all(Array.from({ length: 8 }, (_, i) => pool.read(ids, i % 2 === 0 ? null : '2024-03-15', 0)));
       assert.equal(pool.answered.length, 2, 'a second thread under concurrent batches, and no more');
-      assert.ok(
-        pool.answered.every((n) => n > 0),
-        `both threads answered: ${pool.answered.join(', ')}`,
-      );
+      assertEveryThreadAnswered(pool);
       const then = batchReader(loopDb)(ids, '2024-03-15');
       together.forEach((batch, i) => assert.ok(batch.json.equals(i % 2 === 0 ? expected.json : then.json), `batch ${i}`));
     } finally {
@@ -204,16 +216,12 @@ describe('the batch reader thread', () => {
 
   test('batches share a snapshot while the data version holds; a new version begins another', async () => {
     await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 }, async (shared, writer) => {
-      const add = (code: string) =>
-        writer
-          .prepare("INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, 'b', ?, 'active', 'h', ?)")
-          .run(`b:${code}`, code, JSON.stringify({ id: `b:${code}` }));
       const found = async (code: string, version: number) => (await shared.read([`b:${code}`], null, version)).missing.length === 0;
       assert.equal(await found('ONE', 1), false);
-      add('ONE');
+      addCode(writer, 'ONE');
       assert.equal(await found('ONE', 1), false, 'the same version: the snapshot of the batch before');
       assert.equal(await found('ONE', 2), true, 'a new version: a new snapshot, past every commit before it');
-      add('TWO');
+      addCode(writer, 'TWO');
       assert.equal(await found('TWO', 2), false);
       assert.equal(await found('TWO', 3), true);
     });
@@ -227,8 +235,8 @@ describe('the batch reader thread', () => {
         const together = (version: number) => Promise.all(Array.from({ length: 4 }, () => shared.read(['b:C0'], null, version)));
         await together(1);
         assert.equal(shared.answered.length, 2);
-        // The first thread stops; the second goes on, and a flood starts another beside it.
         const running = (): number => shared.answered.length;
+        // The first thread stops; the second goes on, and a flood starts another beside it.
         await (shared as unknown as { threads: { worker: Worker }[] }).threads[0]!.worker.terminate();
         while (running() !== 1) await sleep(5);
         await together(1);
@@ -245,23 +253,16 @@ describe('the batch reader thread', () => {
 
   test('with two threads busy, every answer asked with a new version sees the commits before it', async () => {
     await withScratchThread({ snapshotMaxMs: 60_000, snapshotIdleMs: 60_000 }, async (shared, writer) => {
-      const add = (code: string) =>
-        writer
-          .prepare("INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, 'b', ?, 'active', 'h', ?)")
-          .run(`b:${code}`, code, JSON.stringify({ id: `b:${code}` }));
       const burst = (code: string, version: number) => Promise.all(Array.from({ length: 16 }, () => shared.read([`b:${code}`], null, version)));
       // Records to find, so that the long queue below takes the threads a while to read.
-      for (let i = 0; i < 200; i++) add(`C${i}`);
+      for (let i = 0; i < 200; i++) addCode(writer, `C${i}`);
       assert.ok((await burst('ONE', 1)).every((answer) => answer.missing.length === 1));
-      assert.ok(
-        shared.answered.every((n) => n > 0),
-        `both threads answered: ${shared.answered.join(', ')}`,
-      );
+      assertEveryThreadAnswered(shared);
+      const many = Array.from({ length: 200 }, (_, i) => `b:C${i}`);
       for (let version = 2; version <= 6; version++) {
         // Asked while the threads still read a long queue of batches on the version before: each renews its snapshot mid-queue.
-        const many = Array.from({ length: 200 }, (_, i) => `b:C${i}`);
         const earlier = Promise.all(Array.from({ length: 100 }, () => shared.read(many, null, version - 1)));
-        add(`V${version}`);
+        addCode(writer, `V${version}`);
         const answers = await burst(`V${version}`, version);
         await earlier;
         assert.deepEqual(
@@ -270,10 +271,7 @@ describe('the batch reader thread', () => {
           `version ${version}: every answer found the code committed before it was asked`,
         );
       }
-      assert.ok(
-        shared.answered.every((n) => n > 16),
-        `both threads answered the bursts: ${shared.answered.join(', ')}`,
-      );
+      assertEveryThreadAnswered(shared, 16);
     });
   });
 
@@ -306,10 +304,7 @@ describe('the batch reader thread', () => {
       commits(writer, 20);
       await Promise.all(Array.from({ length: 4 }, () => shared.read(['b:C0'], null, 1)));
       assert.equal(shared.answered.length, 2);
-      assert.ok(
-        shared.answered.every((n) => n > 0),
-        `both threads answered: ${shared.answered.join(', ')}`,
-      );
+      assertEveryThreadAnswered(shared);
       commits(writer, 20);
       // Asked alone, this goes to the first thread: the new version ends its snapshot and it copies the WAL.
       await shared.read(['b:C0'], null, 2);

@@ -119,10 +119,9 @@ async function answer(request: ReaderRequest): Promise<void> {
 
 /** A follower's snapshot, once nothing more waits: let go, so that it holds the WAL back only while it reads. */
 function letFollowerSnapshotGo(): void {
-  if (shareSnapshot || !db.isTransaction) return;
+  if (shareSnapshot) return;
   try {
-    db.exec('COMMIT');
-    snapshot = null;
+    endSnapshot();
   } catch {
     // Left open: the next new version or the idle timer ends it.
   }
