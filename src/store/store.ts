@@ -82,6 +82,13 @@ export interface ImportTransaction extends ReleaseTransaction {
   /** The id the next change must take: one more than any id ever committed. */
   nextChangeId(): Promise<number>;
   writeChanges(changes: ChangeWrite[]): Promise<void>;
+  /**
+   * Told once, before the first write: the import's file holds this many codes
+   * of the system. A store may prepare for a large write (SQLite drops the
+   * search table's folded-text indexes up front when the import must add
+   * enough records to build them again anyway).
+   */
+  expectCodes(system: string, fileRows: number): Promise<void>;
   writeCodes(codes: CodeWrite[]): Promise<void>;
   /** Hierarchy and version writes. */
   readonly navigation: NavigationWriter;

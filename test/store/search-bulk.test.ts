@@ -9,20 +9,27 @@ import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { searchRowOf } from '../../src/store/search-walk.ts';
+import { SqliteSearchIndexer } from '../../src/store/sqlite/search.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { tempDir } from '../helpers/context.ts';
 import { writeCodes } from './suite-fixtures.ts';
 import { searchAll, textRow } from './suite-search.ts';
 
+/** The definitions of the search table's indexes, as the connection sees them. */
+function indexesOf(db: DatabaseSync): string[] {
+  return (
+    db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'search_codes' AND sql IS NOT NULL ORDER BY name").all() as {
+      sql: string;
+    }[]
+  ).map((r) => r.sql);
+}
+
 /** The definitions of the search table's indexes, as the file holds them. */
 function searchIndexes(path: string): string[] {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
-    return (
-      db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'search_codes' AND sql IS NOT NULL ORDER BY name").all() as {
-        sql: string;
-      }[]
-    ).map((r) => r.sql);
+    return indexesOf(db);
   } finally {
     db.close();
   }
@@ -84,6 +91,8 @@ test('SQLite: an import that fails after dropping the folded-text indexes leaves
     const before = searchIndexes(path);
     await assert.rejects(
       store.withImport(async (tx) => {
+        // Told first: the indexes are dropped before the first write.
+        await tx.expectCodes('lost', 12_000);
         await tx.writeCodes(rows('lost', 12_000));
         throw new Error('the import fails after its rows were written');
       }),
@@ -98,5 +107,41 @@ test('SQLite: an import that fails after dropping the folded-text indexes leaves
     assert.deepEqual(searchIndexes(path), before);
   } finally {
     await store.close();
+  }
+});
+
+test('SQLite: an import told it will add enough records drops the folded-text indexes before its first write; a smaller one keeps them', async () => {
+  const dir = tempDir('codebook-search-bulk-expect-');
+  const path = join(dir, 'codebook.db');
+  const store = new SqliteStore({ path });
+  await writeCodes(store, rows('kept', 400));
+  await store.close();
+  const db = new DatabaseSync(path);
+  try {
+    const before = indexesOf(db);
+    assert.equal(before.length, 2);
+    const within = (fn: (indexer: SqliteSearchIndexer) => void) => {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        fn(new SqliteSearchIndexer(db));
+      } finally {
+        db.exec('ROLLBACK');
+      }
+    };
+    within((indexer) => {
+      indexer.expectAdded(12_000);
+      assert.deepEqual(indexesOf(db), [], '12 000 new records against 400: dropped before any insert');
+      indexer.writeMany(rows('big', 10).map(searchRowOf), new Array<boolean>(10).fill(true));
+      indexer.finish();
+      assert.deepEqual(indexesOf(db), before, 'built again, as defined before, by finish()');
+    });
+    within((indexer) => {
+      indexer.expectAdded(4_000);
+      assert.deepEqual(indexesOf(db), before, 'fewer than 5 000 new records: kept');
+      indexer.expectAdded(0);
+      assert.deepEqual(indexesOf(db), before, 'none for sure (a re-import): kept');
+    });
+  } finally {
+    db.close();
   }
 });

@@ -182,6 +182,7 @@ export async function applyStaged(
     progress('write', merged, stage.rows, merged);
   };
 
+  await tx.expectCodes(req.system, stage.rows);
   progress('write', 0, stage.rows, 0);
   const file = stage.sorted();
   const stored = storedStates(tx, req.system);

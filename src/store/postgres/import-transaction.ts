@@ -101,6 +101,9 @@ export class PostgresImportTransaction implements ImportTransaction {
   /** Code rows written so far: a large import is followed by fresh planner statistics. */
   codesWritten = 0;
 
+  /** Nothing to prepare: PostgreSQL's search index is kept row by row. */
+  async expectCodes(): Promise<void> {}
+
   async writeCodes(codes: CodeWrite[]): Promise<void> {
     this.codesWritten += codes.length;
     // One statement may not upsert a row twice: the last write of an id wins, as it would row by row.

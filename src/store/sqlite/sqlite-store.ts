@@ -395,6 +395,19 @@ class SqliteImportTransaction implements ImportTransaction {
     for (const c of changes) stmt.run(c.id, c.codeId, c.system, c.type, c.effectiveDate, c.json);
   }
 
+  /**
+   * The codes the import must add are at least the file's rows less the
+   * system's stored codes (each row either matches a stored code or adds
+   * one); the systems table counts those in the same transactions that write
+   * them. The search indexer drops its folded-text indexes now when that is
+   * enough to rebuild them, rather than after REBUILD_AFTER random inserts.
+   */
+  async expectCodes(system: string, fileRows: number): Promise<void> {
+    const row = this.db.prepare('SELECT active + deprecated + retired AS n FROM systems WHERE id = ?').get(system) as { n: number } | undefined;
+    this.search ??= new SqliteSearchIndexer(this.db);
+    this.search.expectAdded(fileRows - Number(row?.n ?? 0));
+  }
+
   async writeCodes(codes: CodeWrite[]): Promise<void> {
     const stmt = this.db.prepare(
       `INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, ?, ?, ?, ?, ?)
