@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { distinctWords, foldText, longTokens, tokenizedText } from '../../src/domain/search-text.ts';
 import { SEARCH_WORDS_SCHEMA } from '../../src/store/sqlite/search.ts';
+import { SearchTermWriter, SQLITE_SEARCH_TERMS_SCHEMA } from '../../src/store/sqlite/search-terms.ts';
 
 /** The terms FTS5 keeps for one record given text. */
 function ftsTerms(text: string): string[] {
@@ -72,4 +73,26 @@ test('lower-case ASCII texts are given as they are; anything else as its distinc
   assert.equal(tokenizedText(['c1', `a.${hundred}.b`, '']), `c1 a.${hundred}.b `, 'a word of exactly 100 characters is given as it is');
   assert.equal(tokenizedText(['c1', `a.${hundred}9.b`, '']), `c1 a ${hundred} b`, 'one of 101 is cut');
   assert.deepEqual(noted('a01.1 diabetes mellitus, type 2 '), ['diabetes', 'mellitus', 'type']);
+});
+
+test('the word list gets every long word, when more distinct words come than the writer keeps as recent', () => {
+  const db = new DatabaseSync(':memory:');
+  try {
+    db.exec(SQLITE_SEARCH_TERMS_SCHEMA);
+    const writer = new SearchTermWriter(db);
+    // 300 000 distinct words (more than the 2^18 recent slots, so some share one), each written three times, far apart.
+    const words = Array.from({ length: 300_000 }, (_, i) => `w${i.toString(36).padStart(4, '0')}`);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < words.length; i += 100) writer.write(`${words.slice(i, i + 100).join(' ')} and x.yz`);
+    }
+    writer.flush();
+    const terms = new Set((db.prepare('SELECT term FROM search_terms').all() as { term: string }[]).map((r) => r.term));
+    assert.equal(terms.size, words.length, 'each word once; words of up to three characters (and, x, yz) left out');
+    assert.deepEqual(
+      words.filter((w) => !terms.has(w)),
+      [],
+    );
+  } finally {
+    db.close();
+  }
 });
