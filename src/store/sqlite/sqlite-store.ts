@@ -399,8 +399,8 @@ class SqliteImportTransaction implements ImportTransaction {
    * The codes the import must add are at least the file's rows less the
    * system's stored codes (each row either matches a stored code or adds
    * one); the systems table counts those in the same transactions that write
-   * them. The search indexer drops its folded-text indexes now when that is
-   * enough to rebuild them, rather than after REBUILD_AFTER random inserts.
+   * them. The search indexer drops its folded-display index now when that is
+   * enough to rebuild it, rather than after REBUILD_AFTER random inserts.
    */
   async expectCodes(system: string, fileRows: number): Promise<void> {
     const row = this.db.prepare('SELECT active + deprecated + retired AS n FROM systems WHERE id = ?').get(system) as { n: number } | undefined;
