@@ -85,8 +85,8 @@ export interface ImportTransaction extends ReleaseTransaction {
   /**
    * Told once, before the first write: the import's file holds this many codes
    * of the system. A store may prepare for a large write (SQLite drops the
-   * search table's folded-text indexes up front when the import must add
-   * enough records to build them again anyway).
+   * search table's folded-display index up front when the import must add
+   * enough records to build it again anyway).
    */
   expectCodes(system: string, fileRows: number): Promise<void>;
   writeCodes(codes: CodeWrite[]): Promise<void>;

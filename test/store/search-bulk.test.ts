@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { searchRowOf } from '../../src/store/search-walk.ts';
 import { SqliteSearchIndexer } from '../../src/store/sqlite/search.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { openImportFixture } from '../services/import-helpers.ts';
 import { tempDir } from '../helpers/context.ts';
 import { writeCodes } from './suite-fixtures.ts';
 import { searchAll, textRow } from './suite-search.ts';
@@ -91,7 +92,7 @@ test('SQLite: an import that fails after dropping the folded-display index leave
     const before = searchIndexes(path);
     await assert.rejects(
       store.withImport(async (tx) => {
-        // Told first: the indexes are dropped before the first write.
+        // Told first: the display index is dropped before the first write (12 000 rows would drop it anyway).
         await tx.expectCodes('lost', 12_000);
         await tx.writeCodes(rows('lost', 12_000));
         throw new Error('the import fails after its rows were written');
@@ -147,5 +148,32 @@ test('SQLite: an import told it will add enough records drops the folded-display
     });
   } finally {
     db.close();
+  }
+});
+
+test('SQLite: the bound an import tells the indexer is its file rows less every stored code of the system, retired ones too', async () => {
+  const fx = openImportFixture();
+  const told: number[] = [];
+  // Called below with .call(this): the real method runs, and the bound it was told is kept.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const expectAdded = SqliteSearchIndexer.prototype.expectAdded;
+  SqliteSearchIndexer.prototype.expectAdded = function (this: SqliteSearchIndexer, atLeast: number) {
+    told.push(atLeast);
+    expectAdded.call(this, atLeast);
+  };
+  try {
+    const csv = (n: number, retiredEvery: number) =>
+      [
+        'code,display,status',
+        ...Array.from({ length: n }, (_, i) => `C${String(i).padStart(5, '0')},Item ${i},${i % retiredEvery === 0 ? 'retired' : 'active'}`),
+      ].join('\n');
+    await fx.importText(csv(6_000, 4), { mode: 'snapshot' });
+    await fx.importText(csv(6_000, 4), { mode: 'snapshot' });
+    await fx.importText(csv(6_500, 4), { mode: 'snapshot', system: 'u' });
+    assert.deepEqual(told, [6_000, 0, 6_500], 'a new system: every row; the same file again: none, its 1 500 retired codes counted');
+    assert.equal((await searchAll(fx.store, 'item 5999')).length, 2, 'both systems found by display after the imports');
+  } finally {
+    SqliteSearchIndexer.prototype.expectAdded = expectAdded;
+    await fx.close();
   }
 });

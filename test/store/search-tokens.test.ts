@@ -80,10 +80,15 @@ test('the word list gets every long word, when more distinct words come than the
   try {
     db.exec(SQLITE_SEARCH_TERMS_SCHEMA);
     const writer = new SearchTermWriter(db);
-    // 300 000 distinct words (more than the 2^18 recent slots, so some share one), each written three times, far apart.
-    const words = Array.from({ length: 300_000 }, (_, i) => `w${i.toString(36).padStart(4, '0')}`);
+    // 300 000 distinct words (more than the 2^18 recent slots, so some share one), each written three times, far apart;
+    // every seventh longer than a slot keeps (13 units and more), some with a character beyond the BMP, and each text
+    // ends in a long word.
+    const words = Array.from({ length: 300_000 }, (_, i) => {
+      const short = `w${i.toString(36).padStart(4, '0')}`;
+      return i % 7 === 0 ? `${short}long${i % 2 === 0 ? '𠀀' : ''}word` : short;
+    });
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < words.length; i += 100) writer.write(`${words.slice(i, i + 100).join(' ')} and x.yz`);
+      for (let i = 0; i < words.length; i += 100) writer.write(`and x.yz ${words.slice(i, i + 100).join(' ')}`);
     }
     writer.flush();
     const terms = new Set((db.prepare('SELECT term FROM search_terms').all() as { term: string }[]).map((r) => r.term));

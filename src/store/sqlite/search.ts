@@ -167,9 +167,9 @@ export class SqliteSearchIndexer {
    * REBUILT_INDEX, it is dropped before the first insert instead of after
    * REBUILD_AFTER of them. The share only grows as records are added, so the
    * bound that passes it now is passed at the end as well. The records that
-   * went in with the indexes in place (up to 90 000 of 100 000 when a system
-   * is added to 900 000 records) cost 3.4 of the 1 000 000-code snapshot's
-   * 5.5 s of search-table inserts.
+   * went in with the folded-text indexes in place (up to 90 000 of 100 000
+   * when a system is added to 900 000 records) cost 3.4 of the 1 000 000-code
+   * snapshot's 5.5 s of search-table inserts.
    */
   expectAdded(atLeast: number): void {
     if (!this.rebuilding && worthRebuilding(atLeast, this.lastIndexed())) this.dropRebuiltIndex();

@@ -228,8 +228,9 @@ export class SqliteStore extends SqliteStatements implements Store {
     // No map for an import: it reads the stored codes in key order, which the kernel's read-ahead
     // serves, and its memory bound (the importer's RSS) would count every page it mapped.
     const db = openDatabase(this.path, BUSY_TIMEOUT_MS, 0);
-    // The indexes an import builds again (the search table's, see search.ts) sort on a second
-    // thread as well: both at 1 000 000 rows in 1.7–1.9 s instead of 2.2–2.4.
+    // The index an import builds again (the search table's folded display, see search.ts) sorts
+    // on a second thread as well (when it was two indexes: both at 1 000 000 rows in 1.7–1.9 s
+    // instead of 2.2–2.4).
     db.exec(`PRAGMA threads = ${IMPORT_SORT_THREADS}`);
     try {
       await beginImmediate(db, this.importWaitMs);
