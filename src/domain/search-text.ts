@@ -155,21 +155,11 @@ export function tokenizedText(folded: readonly string[]): string {
 }
 
 /**
- * The words of tokenizedText's text that are at least min code units long,
- * repeats kept: the runs of what the `ascii` tokenizer keeps in a word.
- */
-export function longTokens(min: number): (text: string) => string[] {
-  return (text) => {
-    const out: string[] = [];
-    scanLongTokens(text, min, (start, end) => out.push(text.slice(start, end)));
-    return out;
-  };
-}
-
-/**
- * Visits each of longTokens' words in place, as the code units start to end
- * of text, with a hash of them, making no string: a caller that has seen the
- * word lately (text.startsWith(seen, start)) need not make one.
+ * Visits each word of tokenizedText's text that is at least min code units
+ * long (the runs of what the `ascii` tokenizer keeps in a word, repeats
+ * kept) in place, as the code units start to end of text, with a hash of
+ * them, making no string: a caller that has seen the word lately
+ * (text.startsWith(seen, start)) need not make one.
  */
 export function scanLongTokens(text: string, min: number, visit: (start: number, end: number, hash: number) => void): void {
   let start = -1;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { distinctWords, foldText, longTokens, tokenizedText } from '../../src/domain/search-text.ts';
+import { distinctWords, foldText, scanLongTokens, tokenizedText } from '../../src/domain/search-text.ts';
 import { SEARCH_WORDS_SCHEMA } from '../../src/store/sqlite/search.ts';
 import { SearchTermWriter, SQLITE_SEARCH_TERMS_SCHEMA } from '../../src/store/sqlite/search-terms.ts';
 
@@ -47,7 +47,12 @@ const text = fc.oneof(
     )
     .map((parts) => parts.join('')),
 );
-const noted = longTokens(4);
+/** The words the word list notes of a text: scanLongTokens' runs of four code units or more, as strings. */
+function noted(text: string): string[] {
+  const words: string[] = [];
+  scanLongTokens(text, 4, (start, end) => words.push(text.slice(start, end)));
+  return words;
+}
 
 test('FTS5 holds the same words from tokenizedText as from the distinct words, and the long ones are noted', () => {
   fc.assert(

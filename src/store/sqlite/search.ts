@@ -89,9 +89,9 @@ const REBUILD_AFTER = 5_000;
 /** …and at least this share of the records indexed (building costs ~0.8 µs a record, an insert ~10). */
 const REBUILD_SHARE = 0.1;
 
-/** Whether adding this many records to the ones indexed calls for dropping REBUILT_INDEX and building it again. */
-function worthRebuilding(added: number, indexedBefore: number): boolean {
-  return added >= REBUILD_AFTER && added >= REBUILD_SHARE * (indexedBefore + added);
+/** Whether adding this many records, to make this many indexed, calls for dropping REBUILT_INDEX and building it again. */
+function worthRebuilding(added: number, indexedAfter: number): boolean {
+  return added >= REBUILD_AFTER && added >= REBUILD_SHARE * indexedAfter;
 }
 
 /**
@@ -172,7 +172,7 @@ export class SqliteSearchIndexer {
    * snapshot's 5.5 s of search-table inserts.
    */
   expectAdded(atLeast: number): void {
-    if (!this.rebuilding && worthRebuilding(atLeast, this.lastIndexed())) this.dropRebuiltIndex();
+    if (!this.rebuilding && worthRebuilding(atLeast, this.lastIndexed() + atLeast)) this.dropRebuiltIndex();
   }
 
   /** this.seq, read on first use. */
@@ -204,7 +204,7 @@ export class SqliteSearchIndexer {
     const fresh = revised.filter((r) => !r).length;
     this.added += fresh;
     this.revised += rows.length - fresh;
-    if (!this.rebuilding && worthRebuilding(this.added, seq + fresh - this.added)) this.dropRebuiltIndex();
+    if (!this.rebuilding && worthRebuilding(this.added, seq + fresh)) this.dropRebuiltIndex();
     rows.forEach((row, i) => {
       if (revised[i]) this.update.run(row.status, row.foldedCode, row.foldedDisplay, seqs[i]!);
       else {

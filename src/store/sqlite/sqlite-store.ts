@@ -405,8 +405,12 @@ class SqliteImportTransaction implements ImportTransaction {
    */
   async expectCodes(system: string, fileRows: number): Promise<void> {
     const row = this.db.prepare('SELECT active + deprecated + retired AS n FROM systems WHERE id = ?').get(system) as { n: number } | undefined;
-    this.search ??= new SqliteSearchIndexer(this.db);
-    this.search.expectAdded(fileRows - Number(row?.n ?? 0));
+    this.searchIndexer().expectAdded(fileRows - Number(row?.n ?? 0));
+  }
+
+  /** The transaction's search indexer, made by the first call that needs it. */
+  private searchIndexer(): SqliteSearchIndexer {
+    return (this.search ??= new SqliteSearchIndexer(this.db));
   }
 
   async writeCodes(codes: CodeWrite[]): Promise<void> {
@@ -414,9 +418,8 @@ class SqliteImportTransaction implements ImportTransaction {
       `INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
     );
-    this.search ??= new SqliteSearchIndexer(this.db);
     for (const c of codes) stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
-    this.search.writeMany(
+    this.searchIndexer().writeMany(
       codes.map(searchRowOf),
       codes.map((c) => c.isNew === true),
     );
