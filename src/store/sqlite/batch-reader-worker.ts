@@ -88,9 +88,15 @@ const arrays = (sql: string): StatementSync => {
   return statement;
 };
 
+/** An answer ready to post, with the buffers it hands over. */
+interface Reply {
+  response: ReaderResponse;
+  transfer: ArrayBuffer[];
+}
+
 // Every await in searchSqlite is on SQLite's synchronous reads, so a message is answered in full
 // before the next one is taken: the answers keep the order of the questions.
-async function answer(request: ReaderRequest): Promise<void> {
+async function answer(request: ReaderRequest): Promise<Reply> {
   const { seq, version } = request;
   let response: ReaderResponse;
   let transfer: ArrayBuffer[] = [];
@@ -114,7 +120,7 @@ async function answer(request: ReaderRequest): Promise<void> {
     }
     response = { seq, error: error instanceof Error ? error.message : String(error) };
   }
-  parentPort!.postMessage(response, transfer);
+  return { response, transfer };
 }
 
 /** A follower's snapshot, once nothing more waits: let go, so that it holds the WAL back only while it reads. */
@@ -132,6 +138,10 @@ function letFollowerSnapshotGo(): void {
  * here, in order), so that a follower knows when none waits. Every await in
  * answer is on SQLite's synchronous reads: no other message event runs
  * meanwhile, and draining counts messages anyway.
+ *
+ * A follower lets its snapshot go before it posts the last answer, not after:
+ * whoever gets that answer and then commits finds no snapshot of this thread
+ * holding the WAL back, so the commit can start the WAL over.
  */
 let draining = false;
 const queued: ReaderRequest[] = [];
@@ -141,14 +151,15 @@ async function drain(first: ReaderRequest): Promise<void> {
   draining = true;
   try {
     for (let request = queued.shift(); request !== undefined; request = queued.shift()) {
-      await answer(request);
+      const { response, transfer } = await answer(request);
       const next = receiveMessageOnPort(parentPort!);
       if (next !== undefined) queued.push(next.message as ReaderRequest);
+      if (queued.length === 0) letFollowerSnapshotGo();
+      parentPort!.postMessage(response, transfer);
     }
   } finally {
     draining = false;
   }
-  letFollowerSnapshotGo();
 }
 
 parentPort!.on('message', (request: ReaderRequest) => void drain(request));
