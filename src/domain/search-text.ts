@@ -156,24 +156,28 @@ export function tokenizedText(folded: readonly string[]): string {
 
 /**
  * Visits each word of tokenizedText's text that is at least min code units
- * long (the runs of what the `ascii` tokenizer keeps in a word, repeats
- * kept) in place, as the code units start to end of text, with a hash of
+ * long, or at least minWide long when one of its first two code units is not
+ * ASCII (the runs of what the `ascii` tokenizer keeps in a word, repeats
+ * kept), in place, as the code units start to end of text, with a hash of
  * them, making no string: a caller that has seen the word lately
  * (text.startsWith(seen, start)) need not make one.
  */
-export function scanLongTokens(text: string, min: number, visit: (start: number, end: number, hash: number) => void): void {
+export function scanLongTokens(text: string, min: number, visit: (start: number, end: number, hash: number) => void, minWide = min): void {
   let start = -1;
   let hash = 0;
+  let wide = false;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 0;
     if (isTokenUnit(c)) {
       if (start < 0) {
         start = i;
         hash = 0;
-      }
+        wide = c >= 0x80;
+      } else if (i === start + 1 && c >= 0x80) wide = true;
       hash = (Math.imul(hash, 31) + c) | 0;
     } else if (start >= 0) {
-      if (i - start >= min) visit(start, i, hash);
+      const length = i - start;
+      if (length >= min || (wide && length >= minWide)) visit(start, i, hash);
       start = -1;
     }
   }

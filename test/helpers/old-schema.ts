@@ -10,7 +10,8 @@ import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import pg from 'pg';
 import { migratePostgres, POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.ts';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
-import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
+import { attachActivity, copyIntoActivity } from '../../src/store/sqlite/activity.ts';
+import { ACTIVITY_MOVE, SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { tempDir } from './context.ts';
 import type { TestDatabase } from './postgres.ts';
@@ -49,10 +50,14 @@ export async function withOldSqlite(
   const path = join(dir, 'old.db');
   try {
     const db = new DatabaseSync(path);
-    for (const migration of SQLITE_MIGRATIONS.slice(0, version)) {
+    // From schema 15 on, the bookkeeping lives in the activity file: a database that old had it beside it.
+    if (version >= ACTIVITY_MOVE) attachActivity(db, path);
+    SQLITE_MIGRATIONS.slice(0, version).forEach((migration, i) => {
+      if (i + 1 === ACTIVITY_MOVE) copyIntoActivity(db);
       if (typeof migration === 'string') db.exec(migration);
       else migration(db);
-    }
+    });
+    if (version >= ACTIVITY_MOVE) db.exec('DETACH DATABASE activity');
     db.exec(`PRAGMA user_version = ${version}`);
     for (const [table, list] of rows)
       for (const row of list) {

@@ -3,7 +3,8 @@
  * they are lower-case ASCII (tokenizedText), and FTS5's `ascii` tokenizer
  * splits them. Whatever the text, FTS5 must then hold exactly the words it held
  * when it was given the distinct words joined by spaces (wordsOf's words), and
- * the word list must note exactly the words longer than the prefix index.
+ * the word list must note exactly the words longer than the prefix index, and
+ * those of two or three whose first two code units are not both ASCII.
  */
 import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
@@ -47,11 +48,16 @@ const text = fc.oneof(
     )
     .map((parts) => parts.join('')),
 );
-/** The words the word list notes of a text: scanLongTokens' runs of four code units or more, as strings. */
+/** The words the word list notes of a text, as SearchTermWriter scans them: four code units or more, or two when wide. */
 function noted(text: string): string[] {
   const words: string[] = [];
-  scanLongTokens(text, 4, (start, end) => words.push(text.slice(start, end)));
+  scanLongTokens(text, 4, (start, end) => words.push(text.slice(start, end)), 2);
   return words;
+}
+
+/** Whether the word list must hold a word: four code units or more, or two or three with one of the first two beyond ASCII. */
+function mustNote(word: string): boolean {
+  return word.length >= 4 || (word.length >= 2 && (word.charCodeAt(0) >= 0x80 || word.charCodeAt(1) >= 0x80));
 }
 
 test('FTS5 holds the same words from tokenizedText as from the distinct words, and the long ones are noted', () => {
@@ -61,7 +67,7 @@ test('FTS5 holds the same words from tokenizedText as from the distinct words, a
       const words = distinctWords(folded);
       const given = tokenizedText(folded);
       assert.deepEqual(ftsTerms(given), ftsTerms(words.join(' ')));
-      assert.deepEqual([...new Set(noted(given))].sort(), words.filter((w) => w.length >= 4).sort());
+      assert.deepEqual([...new Set(noted(given))].sort(), words.filter(mustNote).sort());
     }),
     { numRuns: 600 },
   );
@@ -78,6 +84,7 @@ test('lower-case ASCII texts are given as they are; anything else as its distinc
   assert.equal(tokenizedText(['c1', `a.${hundred}.b`, '']), `c1 a.${hundred}.b `, 'a word of exactly 100 characters is given as it is');
   assert.equal(tokenizedText(['c1', `a.${hundred}9.b`, '']), `c1 a ${hundred} b`, 'one of 101 is cut');
   assert.deepEqual(noted('a01.1 diabetes mellitus, type 2 '), ['diabetes', 'mellitus', 'type']);
+  assert.deepEqual(noted('øl cø cat αβ x ø 𠀀 𠀀y yø9 a𠀀'), ['øl', 'cø', 'αβ', '𠀀', '𠀀y', 'yø9', 'a𠀀'], 'short words with a wide first or second unit');
 });
 
 test('the word list gets every long word, when more distinct words come than the writer keeps as recent', () => {
@@ -93,11 +100,12 @@ test('the word list gets every long word, when more distinct words come than the
       return i % 7 === 0 ? `${short}long${i % 2 === 0 ? '𠀀' : ''}word` : short;
     });
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < words.length; i += 100) writer.write(`and x.yz ${words.slice(i, i + 100).join(' ')}`);
+      for (let i = 0; i < words.length; i += 100) writer.write(`and x.yz cø ${words.slice(i, i + 100).join(' ')}`);
     }
     writer.flush();
     const terms = new Set((db.prepare('SELECT term FROM search_terms').all() as { term: string }[]).map((r) => r.term));
-    assert.equal(terms.size, words.length, 'each word once; words of up to three characters (and, x, yz) left out');
+    assert.ok(terms.delete('cø'), 'a short word with a second character beyond ASCII is noted');
+    assert.equal(terms.size, words.length, 'each word once; words of up to three ASCII characters (and, x, yz) left out');
     assert.deepEqual(
       words.filter((w) => !terms.has(w)),
       [],

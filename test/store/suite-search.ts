@@ -95,6 +95,31 @@ export function searchTests(open: OpenStore): void {
     });
   });
 
+  test('a one-letter query word finds every word it starts, whatever character comes second', async () => {
+    await withStore(open, async (store) => {
+      // Neither code nor display starts with the letters asked for: every match is a word further in.
+      await writeCodes(store, [
+        textRow('o:1', 'Hans Ørsted', null),
+        textRow('o:2', 'The øl of the house', null),
+        textRow('o:3', 'Blue cø', null),
+        textRow('o:4', 'Mixed cаt', 'Cyrillic а second'),
+        textRow('o:5', 'Big c', null),
+        textRow('o:6', 'Ab c9', null),
+        textRow('o:7', 'Zed 𠀀y', null),
+        textRow('o:8', 'Zed 𠀀𠀁', null),
+        textRow('o:9', 'Word αβγ', null),
+        textRow('o:10', 'Nothing here', 'at all'),
+      ]);
+      const sorted = async (q: string) => (await searchAll(store, q)).sort();
+      assert.deepEqual(await sorted('c'), ['o:3', 'o:4', 'o:5', 'o:6'], 'c with a non-ASCII second character, alone, with a digit');
+      assert.deepEqual(await sorted('ø'), ['o:1', 'o:2'], 'ø (which does not fold) then ASCII');
+      assert.deepEqual(await sorted('𠀀'), ['o:7', 'o:8'], 'beyond the BMP, then ASCII or beyond the BMP again');
+      assert.deepEqual(await sorted('α'), ['o:9']);
+      assert.deepEqual(await sorted('c cy'), ['o:4'], 'with another word');
+      assert.deepEqual(await sorted('q'), []);
+    });
+  });
+
   test('search pages give the same walk at every page size, with filters', async () => {
     await withStore(open, async (store) => {
       const rows: CodeWrite[] = [];

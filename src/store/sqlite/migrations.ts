@@ -5,7 +5,14 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
-import { indexExistingCodes, rebuildSearchWords, refoldSearchRows, SEARCH_WORDS_CHURN_SCHEMA, SQLITE_SEARCH_SCHEMA } from './search.ts';
+import {
+  dropOneCharacterPrefixes,
+  indexExistingCodes,
+  rebuildSearchWords,
+  refoldSearchRows,
+  SEARCH_WORDS_CHURN_SCHEMA,
+  SQLITE_SEARCH_SCHEMA,
+} from './search.ts';
 import { fillSearchTerms } from './search-terms.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
@@ -194,10 +201,13 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // 15: the limit counters, daily usage, request log and last uses live in the activity file (activity.ts);
   //     copyIntoActivity runs before it, in a transaction of its own
   dropMovedTables,
+  // 16: the word index without its one-character prefix level (a one-character query word is the OR of
+  //     the two-character prefixes it starts), and the word list with what that OR reads
+  dropOneCharacterPrefixes,
 ];
 
 /** The version whose migration moves the server's bookkeeping to the activity file. */
-const ACTIVITY_MOVE = 15;
+export const ACTIVITY_MOVE = 15;
 /** Copies and checks again when another process wrote between a copy and the check. */
 const ACTIVITY_MOVE_ATTEMPTS = 5;
 

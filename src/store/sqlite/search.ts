@@ -3,9 +3,10 @@
  * (groups 1–3 are ranges of their indexes, entered at the cursor's row value
  * so a deep page seeks rather than skips); search_words is a contentless FTS5
  * table of each record's words, keyed by its search sequence, with prefix
- * indexes so that one to three letters are one term lookup; a longer word is
- * the OR of the terms it starts (search-terms.ts). Group 4 reads the doclists
- * lazily in sequence order from the cursor on and stops at the page's end.
+ * indexes so that two or three letters are one term lookup; one letter is the
+ * OR of the two-letter prefixes it starts, and a longer word the OR of the
+ * terms it starts (search-terms.ts). Group 4 reads the doclists lazily in
+ * sequence order from the cursor on and stops at the page's end.
  *
  * Since schema 12 the word index keeps only which records hold a word
  * (detail=none): search asks whether every query word starts a word of the
@@ -47,26 +48,34 @@ export const SQLITE_SEARCH_SCHEMA = `
   CREATE INDEX search_by_code ON search_codes (folded_code, id);
   -- Migration 11 adds folded_code to it (the third group reads the index alone).
   CREATE INDEX search_by_display ON search_codes (folded_display, id);
-  -- Migration 12 replaces it with SEARCH_WORDS_SCHEMA.
+  -- Migration 12 replaces it (SEARCH_WORDS_SCHEMA_12), and 16 (SEARCH_WORDS_SCHEMA).
   CREATE VIRTUAL TABLE search_words USING fts5(
     words, content='', contentless_delete=1, prefix='1 2 3', tokenize='unicode61 remove_diacritics 0'
   );
 `;
 
 /**
- * The word index since schema 12: which records hold each word (and each
- * word's first one to three characters). FTS5 gathers the words of a
- * transaction in memory and writes them out as a segment each time they pass
- * its hash size; at 8 MB instead of the default 1 MB a large import writes a
- * few large segments instead of many it must then merge (300 000 records'
- * words: 2.6 → 1.9 s; the queries cost the same).
+ * The word index since schema 16: which records hold each word (and each
+ * word's first two and three characters; a one-character query word is the
+ * OR of its two-character prefixes, see search-terms.ts). FTS5 gathers the
+ * words of a transaction in memory and writes them out as a segment each time
+ * they pass its hash size; at 8 MB instead of the default 1 MB a large import
+ * writes a few large segments instead of many it must then merge (300 000
+ * records' words: 2.6 → 1.9 s; the queries cost the same).
  */
-export const SEARCH_WORDS_SCHEMA = `
+export const SEARCH_WORDS_SCHEMA = wordIndexSchema('2 3');
+
+/** The word index as schema 12 to 15 made it: a one-character prefix level too. */
+const SEARCH_WORDS_SCHEMA_12 = wordIndexSchema('1 2 3');
+
+function wordIndexSchema(prefixes: string): string {
+  return `
   CREATE VIRTUAL TABLE search_words USING fts5(
-    words, content='', contentless_delete=1, prefix='1 2 3', tokenize='ascii', detail=none
+    words, content='', contentless_delete=1, prefix='${prefixes}', tokenize='ascii', detail=none
   );
   INSERT INTO search_words (search_words, rank) VALUES ('hashsize', 8388608);
 `;
+}
 
 /** Rows indexed at a time by the migration. */
 const INDEX_CHUNK = 2_000;
@@ -251,11 +260,31 @@ export function indexExistingCodes(db: DatabaseSync): void {
  * made again from the stored records, under the sequence each already has.
  */
 export function rebuildSearchWords(db: DatabaseSync): void {
+  rebuildWordIndex(db, SEARCH_WORDS_SCHEMA_12, null);
+}
+
+/**
+ * Migration 16: the word index rebuilt without its one-character prefix
+ * level, and the words that a one-character query now reads its second
+ * characters from (those whose first two code units are not both ASCII)
+ * added to the word list.
+ */
+export function dropOneCharacterPrefixes(db: DatabaseSync): void {
+  const terms = new SearchTermWriter(db);
+  rebuildWordIndex(db, SEARCH_WORDS_SCHEMA, terms);
+  terms.flush();
+}
+
+function rebuildWordIndex(db: DatabaseSync, schema: string, terms: SearchTermWriter | null): void {
   db.exec('DROP TABLE search_words');
-  db.exec(SEARCH_WORDS_SCHEMA);
+  db.exec(schema);
   const insert = db.prepare('INSERT INTO search_words (rowid, words) VALUES (?, ?)');
   const all = db.prepare('SELECT s.seq, c.id, c.system, c.code, c.status, c.json FROM search_codes s JOIN codes c ON c.id = s.id ORDER BY s.seq');
-  for (const r of all.iterate() as Iterable<StoredSearchSource & { seq: number }>) insert.run(r.seq, tokenizedText(searchTexts(storedSearchRow(r))));
+  for (const r of all.iterate() as Iterable<StoredSearchSource & { seq: number }>) {
+    const text = tokenizedText(searchTexts(storedSearchRow(r)));
+    insert.run(r.seq, text);
+    terms?.write(text);
+  }
 }
 
 /**
