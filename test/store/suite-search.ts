@@ -120,6 +120,15 @@ export function searchTests(open: OpenStore): void {
     });
   });
 
+  test('a word cut at 100 characters in the middle of a character beyond the BMP is still found by its start', async () => {
+    await withStore(open, async (store) => {
+      // Run-together text: 99 code units, then 𠀀 (two code units) across the cut.
+      await writeCodes(store, [textRow('zh:A1', 'Plain display', `${'中文'.repeat(49)}国𠀀文字`)]);
+      assert.deepEqual(await searchAll(store, '中文中文'), ['zh:A1']);
+      assert.deepEqual(await searchAll(store, '中文'.repeat(20)), ['zh:A1']);
+    });
+  });
+
   test('search pages give the same walk at every page size, with filters', async () => {
     await withStore(open, async (store) => {
       const rows: CodeWrite[] = [];

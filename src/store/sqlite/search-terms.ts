@@ -118,7 +118,9 @@ export class SearchTermWriter {
         if (seen.length === end - start && text.startsWith(seen, start)) return;
         const word = text.slice(start, end);
         if (word.length <= SLOT_MAX_LENGTH) this.slots[slot] = word;
-        if (this.pending.push(word) === NOTE_BATCH) this.notePending();
+        // Well-formed, as node:sqlite hands it to FTS5: a word cut at 100 code units may end in half
+        // a surrogate pair, which node:sqlite makes U+FFFD but JSON carries into json_each as it is.
+        if (this.pending.push(word.toWellFormed()) === NOTE_BATCH) this.notePending();
         this.noted++;
       },
       NOTED_WIDE_MIN,
