@@ -31,6 +31,11 @@ export function oldPlans(plans: [string, string[]][]): Record<string, Value>[] {
   }));
 }
 
+/** Codes as an old database's codes table held them: the columns of the table, none of the newer fields. */
+export function oldCodes(codes: { id: string; system: string; code: string; status: string; hash: string; json: string }[]): Record<string, Value>[] {
+  return codes.map((c) => ({ id: c.id, system: c.system, code: c.code, status: c.status, hash: c.hash, json: c.json }));
+}
+
 function insertSql(table: string, row: Record<string, Value>, placeholder: (i: number) => string): string {
   const columns = Object.keys(row);
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => placeholder(i)).join(', ')})`;

@@ -6,19 +6,20 @@
  * characters than the OR takes is read whole, with the same answers.
  */
 import assert from 'node:assert/strict';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { searchTerms } from '../../src/domain/search-text.ts';
 import { searchRowOf } from '../../src/store/search-walk.ts';
 import { SqliteSearchIndexer, searchSqlite } from '../../src/store/sqlite/search.ts';
-import { withOldSqlite, type OldRows } from '../helpers/old-schema.ts';
+import { prepareArrays } from '../../src/store/sqlite/statements.ts';
+import { oldCodes, type OldRows, withOldSqlite } from '../helpers/old-schema.ts';
 import { createTestContext, tempDir } from '../helpers/context.ts';
 import { writeCodes } from './suite-fixtures.ts';
 import { searchAll, textRow } from './suite-search.ts';
 
 const CODES = [textRow('o:1', 'Blue cø', null), textRow('o:2', 'Big c', 'Hans Ørsted'), textRow('o:3', 'Word αβγ', null), textRow('o:4', 'Plain cat', null)];
-const OLD: OldRows = [['codes', CODES.map((c) => ({ id: c.id, system: c.system, code: c.code, status: c.status, hash: c.hash, json: c.json }))]];
+const OLD: OldRows = [['codes', oldCodes(CODES)]];
 
 test('SQLite: a database of schema 15 loses the one-character level, and one-letter queries still find every word', async () => {
   await withOldSqlite(
@@ -66,13 +67,7 @@ test('SQLite: a character followed by more second characters than the OR takes i
       { system: 'zh', release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' },
     );
     const db = new DatabaseSync(path, { readOnly: true });
-    const statements = {
-      arrays(sql: string): StatementSync {
-        const statement = db.prepare(sql);
-        statement.setReturnArrays(true);
-        return statement;
-      },
-    };
+    const statements = { arrays: (sql: string) => prepareArrays(db, sql) };
     const ids = async (q: string, expandTerms?: number) => {
       const page = await searchSqlite(statements, { terms: searchTerms(q), after: null, limit: 50, system: null, status: null }, { expandTerms });
       return (JSON.parse(`[${page.json}]`) as { id: string }[]).map((r) => r.id).sort();

@@ -11,7 +11,7 @@ import { distinctWords } from '../../src/domain/search-text.ts';
 import { searchRowOf, type SearchRow } from '../../src/store/search-walk.ts';
 import { SqliteSearchIndexer } from '../../src/store/sqlite/search.ts';
 import type { Store } from '../../src/store/store.ts';
-import { withOldPostgres, withOldSqlite, type OldRows } from '../helpers/old-schema.ts';
+import { oldCodes, type OldRows, withOldPostgres, withOldSqlite } from '../helpers/old-schema.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { skipUnlessPostgres } from '../helpers/services.ts';
 import { searchAll, textRow } from './suite-search.ts';
@@ -26,7 +26,7 @@ const OLD_ROWS: SearchRow[] = [
   searchRowOf({ ...LATIN, display: 'São Tomé and Príncipe', definition: 'Islands in the Gulf of Guinea.' }),
 ];
 
-const OLD: OldRows = [['codes', CODES.map((c) => ({ id: c.id, system: c.system, code: c.code, status: c.status, hash: c.hash, json: c.json }))]];
+const OLD: OldRows = [['codes', oldCodes(CODES)]];
 
 async function assertRefolded(store: Store): Promise<void> {
   assert.deepEqual(await searchAll(store, 'no1234'), ['ru:N1234'], 'a whole word, through the word list');

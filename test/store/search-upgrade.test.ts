@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Store } from '../../src/store/store.ts';
-import { oldPlans, withOldPostgres, withOldSqlite, type OldRows } from '../helpers/old-schema.ts';
+import { oldCodes, oldPlans, type OldRows, withOldPostgres, withOldSqlite } from '../helpers/old-schema.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { skipUnlessPostgres } from '../helpers/services.ts';
 import { changeRow } from './suite-fixtures.ts';
@@ -57,7 +57,7 @@ async function assertUpgraded(store: Store): Promise<void> {
 }
 
 const OLD: OldRows = [
-  ['codes', CODES.map((c) => ({ id: c.id, system: c.system, code: c.code, status: c.status, hash: c.hash, json: c.json }))],
+  ['codes', oldCodes(CODES)],
   ['changes', CHANGES.map((c) => ({ id: c.id, code_id: c.codeId, system: c.system, type: c.type, effective_date: c.effectiveDate, json: c.json }))],
   ['plans', oldPlans(PLANS)],
 ];

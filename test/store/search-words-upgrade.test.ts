@@ -8,7 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { searchRowOf } from '../../src/store/search-walk.ts';
 import { SqliteSearchIndexer } from '../../src/store/sqlite/search.ts';
-import { withOldSqlite, type OldRows } from '../helpers/old-schema.ts';
+import { oldCodes, type OldRows, withOldSqlite } from '../helpers/old-schema.ts';
 import { writeCodes } from './suite-fixtures.ts';
 import { searchAll, textRow } from './suite-search.ts';
 
@@ -17,7 +17,7 @@ const CODES = [
   textRow('iso:OLD', 'Old money', null, 'retired'),
   textRow('icd:E11', 'Diabetes mellitus', 'Type 2.'),
 ];
-const OLD: OldRows = [['codes', CODES.map((c) => ({ id: c.id, system: c.system, code: c.code, status: c.status, hash: c.hash, json: c.json }))]];
+const OLD: OldRows = [['codes', oldCodes(CODES)]];
 
 test('SQLite: a database of schema 11 gets a word index without positions, and search answers as before', async () => {
   await withOldSqlite(
