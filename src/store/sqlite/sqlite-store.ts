@@ -43,6 +43,12 @@ export interface SqliteStoreOptions {
   importWaitMs?: number;
   /** Search's limits (tests); defaults otherwise. */
   searchTuning?: SearchTuning;
+  /**
+   * false: imports write no search rows, so search misses every code they
+   * write. Only for measuring what the search index costs an import
+   * (`npm run bench -- --import-share`, on scratch files); default true.
+   */
+  searchIndex?: boolean;
   /** How much of the file the reading connection maps (PRAGMA mmap_size); default SQLITE_MMAP_MAX_BYTES. */
   mmapBytes?: number;
   /** Batches of this many ids or more are read on the batch reader's thread (tests set it to see both ways); default BATCH_THREAD_MIN_IDS. */
@@ -76,6 +82,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   readonly kind = 'sqlite' as const;
   readonly path: string;
   private readonly searchTuning: SearchTuning;
+  private readonly searchIndex: boolean;
   private readonly importWaitMs: number;
   readonly access: SqliteAccessStore;
   readonly usage: SqliteAccessStore;
@@ -93,6 +100,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     super(openDatabase(options.path, BUSY_TIMEOUT_MS, options.mmapBytes ?? SQLITE_MMAP_MAX_BYTES));
     this.path = options.path;
     this.searchTuning = options.searchTuning ?? {};
+    this.searchIndex = options.searchIndex ?? true;
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
     this.db.exec('PRAGMA foreign_keys = ON');
     // SQLite copies a WAL into its database in whichever commit crosses this many pages, on the
@@ -235,7 +243,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     try {
       await beginImmediate(db, this.importWaitMs);
       try {
-        const tx = new SqliteImportTransaction(db);
+        const tx = new SqliteImportTransaction(db, this.searchIndex);
         const result = await fn(tx);
         tx.finish();
         db.exec('COMMIT');
@@ -338,8 +346,11 @@ class SqliteImportTransaction implements ImportTransaction {
   private search: SqliteSearchIndexer | null = null;
   private readonly releases: SqliteReleaseTransaction;
   readonly navigation: SqliteNavigationWriter;
-  constructor(db: DatabaseSync) {
+  /** See SqliteStoreOptions.searchIndex. */
+  private readonly indexesSearch: boolean;
+  constructor(db: DatabaseSync, indexesSearch: boolean) {
     this.db = db;
+    this.indexesSearch = indexesSearch;
     this.releases = new SqliteReleaseTransaction(db);
     this.navigation = new SqliteNavigationWriter(db);
   }
@@ -404,6 +415,7 @@ class SqliteImportTransaction implements ImportTransaction {
    * enough to rebuild it, rather than after REBUILD_AFTER random inserts.
    */
   async expectCodes(system: string, fileRows: number): Promise<void> {
+    if (!this.indexesSearch) return;
     const row = this.db.prepare('SELECT active + deprecated + retired AS n FROM systems WHERE id = ?').get(system) as { n: number } | undefined;
     this.searchIndexer().expectAdded(fileRows - Number(row?.n ?? 0));
   }
@@ -419,6 +431,7 @@ class SqliteImportTransaction implements ImportTransaction {
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
     );
     for (const c of codes) stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
+    if (!this.indexesSearch) return;
     this.searchIndexer().writeMany(
       codes.map(searchRowOf),
       codes.map((c) => c.isNew === true),
