@@ -6,13 +6,17 @@
  * then the deltas follow. Each import's counts are checked against what the
  * generator says it wrote.
  *
- * usage: node bench/import-data.ts DATA_DIR DATABASE_FILE [--snapshot-only]
+ * usage: node bench/import-data.ts DATA_DIR DATABASE_FILE [--snapshot-only] [--no-reimport] [--without-search-index]
  * (DATABASE_FILE may be a postgres:// URL: the search bench's PostgreSQL figures.)
  * Progress goes to stderr; the timings, as one JSON line, to stdout. With
- * --snapshot-only the deltas are left out (to time the imports again).
+ * --snapshot-only the deltas are left out (to time the imports again), with
+ * --no-reimport the re-import too. --without-search-index (SQLite only)
+ * imports without writing the search index, into a file whose search is then
+ * wrong: only for measuring what the index costs (bench/import-share.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { progressBar } from '../src/cli/progress.ts';
 import { describeSummary } from '../src/cli/import.ts';
 import { loadConfig } from '../src/config.ts';
@@ -20,6 +24,7 @@ import { createDeps } from '../src/deps.ts';
 import { importRequestOf, type GeneratedImport, type GenerateManifest } from '../src/tools/generate/data-set.ts';
 import { runImport, type ImportSummary } from '../src/services/import/importer.ts';
 import type { Store } from '../src/store/store.ts';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 
 export interface ImportTimings {
   codes: number;
@@ -52,16 +57,32 @@ function check(entry: GeneratedImport, s: ImportSummary, expected: GeneratedImpo
   }
 }
 
+/** What main needs of the service's dependencies, for a store made here. */
+function withStore(store: Store): { store: Store; close: () => Promise<void> } {
+  return { store, close: () => store.close() };
+}
+
 async function main(): Promise<void> {
-  const [dir, dbFile, flag] = process.argv.slice(2);
-  if (dir === undefined || dbFile === undefined) throw new Error('usage: node bench/import-data.ts DATA_DIR DATABASE_FILE [--snapshot-only]');
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { 'snapshot-only': { type: 'boolean' }, 'no-reimport': { type: 'boolean' }, 'without-search-index': { type: 'boolean' } },
+  });
+  const [dir, dbFile] = positionals;
+  if (dir === undefined || dbFile === undefined) {
+    throw new Error('usage: node bench/import-data.ts DATA_DIR DATABASE_FILE [--snapshot-only] [--no-reimport] [--without-search-index]');
+  }
+  const postgres = /^postgres(ql)?:\/\//.test(dbFile);
+  if (values['without-search-index'] === true && postgres) throw new Error('--without-search-index is for SQLite files only');
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as GenerateManifest;
-  const deps = await createDeps(loadConfig({ DATABASE_URL: /^postgres(ql)?:\/\//.test(dbFile) ? dbFile : `sqlite:${dbFile}`, LOG_LEVEL: 'silent' }));
+  const deps =
+    values['without-search-index'] === true
+      ? withStore(new SqliteStore({ path: dbFile, searchIndex: false }))
+      : await createDeps(loadConfig({ DATABASE_URL: postgres ? dbFile : `sqlite:${dbFile}`, LOG_LEVEL: 'silent' }));
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 200);
   try {
     const snapshots = manifest.imports.filter((i) => i.mode === 'snapshot');
-    const deltas = flag === '--snapshot-only' ? [] : manifest.imports.filter((i) => i.mode !== 'snapshot');
+    const deltas = values['snapshot-only'] === true ? [] : manifest.imports.filter((i) => i.mode !== 'snapshot');
     const none = { added: 0, revised: 0, retired: 0, reactivated: 0 };
 
     process.stderr.write(`importing release 1 (${manifest.codes} codes, ${snapshots.length} snapshot files)\n`);
@@ -71,14 +92,14 @@ async function main(): Promise<void> {
       check(entry, summary, entry.expected);
       snapshotFiles.push({ system: entry.system, rows: entry.rows, ms: Math.round(ms) });
     }
-    process.stderr.write('importing release 1 again (no change expected)\n');
     const reimportFiles = [];
-    for (const entry of snapshots) {
+    if (values['no-reimport'] !== true) process.stderr.write('importing release 1 again (no change expected)\n');
+    for (const entry of values['no-reimport'] === true ? [] : snapshots) {
       const { summary, ms } = await importOne(deps.store, dir, entry);
       check(entry, summary, none);
       reimportFiles.push({ system: entry.system, rows: entry.rows, ms: Math.round(ms) });
     }
-    process.stderr.write(`importing ${deltas.length} delta files\n`);
+    if (deltas.length > 0) process.stderr.write(`importing ${deltas.length} delta files\n`);
     const deltaStarted = performance.now();
     for (const entry of deltas) check(entry, (await importOne(deps.store, dir, entry)).summary, entry.expected);
     const deltasMs = performance.now() - deltaStarted;

@@ -49,6 +49,12 @@ if (process.argv.includes('--large')) {
   process.exit(0);
 }
 
+// So is the search index's share of the snapshot import (bench/import-share.ts): minutes a pair.
+if (process.argv.includes('--import-share')) {
+  await import('./import-share.ts');
+  process.exit(0);
+}
+
 function options() {
   const { values } = parseArgs({
     options: {

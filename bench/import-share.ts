@@ -1,0 +1,96 @@
+/**
+ * `npm run bench -- --import-share [--pairs P] [--quick]`: what the search
+ * index costs the snapshot import on SQLite (issue 13: the import with the
+ * index maintained within 1.5× of the import without it). Each pair imports
+ * the bench's release 1 (the snapshot of every system) twice, each time into
+ * a fresh scratch file: with the search index, then without its writes
+ * (`bench/import-data.ts --without-search-index`). Its ratio is the first
+ * time over the second; the run reports the median of the pairs with their
+ * spread, and flags pairs that disagree by more than 15 % (pairs.ts). A run
+ * of its own, not part of the full bench: a pair takes ~2 minutes at
+ * 1 000 000 codes. The generated files are the full bench's (or the quick
+ * one's), generated here when missing; the scratch files are removed.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DATA_ROOT, dataKey, IMPORT_FLAGS, runChild } from './data.ts';
+import { DISAGREEMENT_LIMIT, median } from './pairs.ts';
+import { databaseFiles } from '../src/store/sqlite/activity.ts';
+import type { ImportTimings } from './import-data.ts';
+import { RESULTS } from './setup.ts';
+
+/** Issue 13: the snapshot import with the search index within this multiple of the import without it. */
+const TARGET = 1.5;
+
+const { values } = parseArgs({
+  options: { 'import-share': { type: 'boolean' }, quick: { type: 'boolean', default: false }, pairs: { type: 'string' } },
+  strict: false,
+});
+const quick = values.quick === true;
+const pairs = Number(values.pairs ?? (quick ? 1 : 3));
+if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--pairs must be a whole number of at least 1, not ${String(values.pairs)}`);
+// The data sets of run.ts's FULL and QUICK, so that their generated files are shared.
+const params = quick ? { codes: 20_000, changes: 40_000, dates: 6, seed: 1 } : { codes: 1_000_000, changes: 2_000_000, dates: 24, seed: 1 };
+const dir = join(DATA_ROOT, dataKey(params));
+const files = join(dir, 'files');
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+if (!existsSync(join(files, 'manifest.json'))) {
+  mkdirSync(dir, { recursive: true });
+  log(`import share: generating ${params.codes} codes in ${files}`);
+  const args = ['--codes', params.codes, '--changes', params.changes, '--dates', params.dates, '--seed', params.seed].map(String);
+  await runChild(['bin/codebook.js', 'generate', ...args, '--out', files], { stdoutToStderr: true });
+}
+
+const scratch = join(dir, 'share-scratch.db');
+const remove = () => {
+  for (const file of databaseFiles(scratch)) rmSync(file, { force: true });
+};
+
+/** The snapshot imported into a fresh scratch file, with or without the search index. */
+async function timeSnapshot(withIndex: boolean): Promise<ImportTimings> {
+  remove();
+  try {
+    const args = [...IMPORT_FLAGS, 'bench/import-data.ts', files, scratch, '--snapshot-only', '--no-reimport'];
+    return JSON.parse(await runChild(withIndex ? args : [...args, '--without-search-index'])) as ImportTimings;
+  } finally {
+    remove();
+  }
+}
+
+const load = loadavg()[0]!.toFixed(2);
+log(`import share: ${pairs} pair(s) of the ${params.codes}-code snapshot, with the search index then without (load average ${load})`);
+const runs: { withMs: number; withoutMs: number; ratio: number; withPeakRssMb: number }[] = [];
+for (let i = 0; i < pairs; i++) {
+  const withIndex = await timeSnapshot(true);
+  const without = await timeSnapshot(false);
+  const ratio = withIndex.snapshotMs / without.snapshotMs;
+  runs.push({ withMs: withIndex.snapshotMs, withoutMs: without.snapshotMs, ratio, withPeakRssMb: withIndex.peakRssMb });
+  log(`  pair ${i + 1}: ${(withIndex.snapshotMs / 1000).toFixed(1)} s with, ${(without.snapshotMs / 1000).toFixed(1)} s without: ${ratio.toFixed(2)}×`);
+}
+const ratios = runs.map((r) => r.ratio);
+const ratio = median(ratios);
+const disagreement = (Math.max(...ratios) - Math.min(...ratios)) / ratio;
+const result = {
+  codes: params.codes,
+  pairs: runs,
+  ratio,
+  ratioMin: Math.min(...ratios),
+  ratioMax: Math.max(...ratios),
+  disagreement,
+  noisy: disagreement > DISAGREEMENT_LIMIT,
+  target: TARGET,
+  loadAtStart: load,
+  loadAtEnd: loadavg()[0]!.toFixed(2),
+};
+mkdirSync(RESULTS, { recursive: true });
+writeFileSync(join(RESULTS, quick ? 'latest-import-share-quick.json' : 'latest-import-share.json'), `${JSON.stringify(result, null, 2)}\n`);
+const seconds = (pick: (r: (typeof runs)[number]) => number) => (median(runs.map(pick)) / 1000).toFixed(1);
+process.stdout.write(
+  `search index's share of the ${params.codes}-code snapshot import: ${ratio.toFixed(2)}× ` +
+    `(${result.ratioMin.toFixed(2)}–${result.ratioMax.toFixed(2)} over ${runs.length} pair(s); target ≤ ${TARGET}×)` +
+    `${result.noisy ? ', NOISY: the pairs disagree by more than 15 %' : ''}; ` +
+    `median ${seconds((r) => r.withMs)} s with the index, ${seconds((r) => r.withoutMs)} s without; load average ${load} → ${result.loadAtEnd}\n`,
+);
