@@ -239,20 +239,28 @@ export class RedisLimiter implements Limiter {
     this.o.onWarning?.('Redis is unreachable: limits are enforced per instance until it is back', error);
   }
 
-  /** Back in service: a new view (every cached lookup is checked again), then what the fallback admitted. */
+  /**
+   * Back in service: a new view (every cached lookup is checked again), then
+   * what the fallback admitted. Reported back (the fallback gauge at 0) only
+   * after that replay has run (one that fails is tried again at each tick):
+   * reported before it, a reader of the gauge could count the month while
+   * Redis still lacked the outage's requests.
+   */
   private async recover(): Promise<void> {
     if (this.healthy || this.closed || this.redis.status !== 'ready') return;
     this.view = null;
     this.healthy = true;
-    this.o.onHealth?.(true);
-    if (this.wasDown) this.o.onWarning?.('Redis is reachable again: limits are shared by every instance again');
-    this.wasDown = false;
     if (this.fallback) {
       const fallback = this.fallback;
       this.fallback = null;
       this.replaying.push(...(await fallback.drain()));
     }
     await this.replay();
+    // Down again meanwhile: markDown has reported it.
+    if (!this.healthy) return;
+    this.o.onHealth?.(true);
+    if (this.wasDown) this.o.onWarning?.('Redis is reachable again: limits are shared by every instance again');
+    this.wasDown = false;
   }
 
   private async replay(): Promise<void> {
