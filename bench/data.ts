@@ -23,6 +23,10 @@ export interface DataParams {
   seed: number;
 }
 
+/** The data sets of the full bench and of the quick one (CI's), less the seed. */
+export const FULL_DATA = { codes: 1_000_000, changes: 2_000_000, dates: 24 };
+export const QUICK_DATA = { codes: 20_000, changes: 40_000, dates: 6 };
+
 export interface BenchData {
   dir: string;
   dbFile: string;
@@ -81,26 +85,10 @@ export async function ensureData(params: DataParams, options: { rebuild: boolean
     mkdirSync(dir, { recursive: true });
     options.log(`data: generating ${params.codes} codes, ${params.changes} changes over ${params.dates} dates (seed ${params.seed}) in ${filesDir}`);
     const started = performance.now();
-    await runChild(
-      [
-        'bin/codebook.js',
-        'generate',
-        '--codes',
-        String(params.codes),
-        '--changes',
-        String(params.changes),
-        '--dates',
-        String(params.dates),
-        '--seed',
-        String(params.seed),
-        '--out',
-        filesDir,
-      ],
-      { stdoutToStderr: true },
-    );
+    await generateFiles(params, filesDir);
     generateMs = Math.round(performance.now() - started);
   }
-  for (const file of databaseFiles(dbFile)) rmSync(file, { force: true });
+  removeDatabase(dbFile);
   rmSync(buildFile, { force: true });
   options.log(`data: importing into ${dbFile}`);
   const imports = JSON.parse(await runChild([...IMPORT_FLAGS, 'bench/import-data.ts', filesDir, dbFile])) as ImportTimings;
@@ -113,14 +101,22 @@ export async function ensureData(params: DataParams, options: { rebuild: boolean
 /** The snapshot import and its re-import timed again, on a scratch database that is removed afterwards. */
 export async function timeSnapshotImport(data: BenchData, log: (line: string) => void): Promise<ImportTimings> {
   const scratch = join(data.dir, 'scratch.db');
-  const remove = () => {
-    for (const file of databaseFiles(scratch)) rmSync(file, { force: true });
-  };
-  remove();
+  removeDatabase(scratch);
   log(`data: timing the snapshot import and its re-import again, on ${scratch}`);
   try {
     return JSON.parse(await runChild([...IMPORT_FLAGS, 'bench/import-data.ts', join(data.dir, 'files'), scratch, '--snapshot-only'])) as ImportTimings;
   } finally {
-    remove();
+    removeDatabase(scratch);
   }
+}
+
+/** Writes the CSV files of a data set into filesDir (`codebook generate`), its output on stderr. */
+export async function generateFiles(params: DataParams, filesDir: string): Promise<void> {
+  const args = ['--codes', params.codes, '--changes', params.changes, '--dates', params.dates, '--seed', params.seed].map(String);
+  await runChild(['bin/codebook.js', 'generate', ...args, '--out', filesDir], { stdoutToStderr: true });
+}
+
+/** Removes a SQLite database file and the files beside it (WAL, shared memory, activity file). */
+export function removeDatabase(file: string): void {
+  for (const path of databaseFiles(file)) rmSync(path, { force: true });
 }

@@ -11,13 +11,12 @@
  * 1 000 000 codes. The generated files are the full bench's (or the quick
  * one's), generated here when missing; the scratch files are removed.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DATA_ROOT, dataKey, IMPORT_FLAGS, runChild } from './data.ts';
+import { DATA_ROOT, dataKey, FULL_DATA, generateFiles, IMPORT_FLAGS, QUICK_DATA, removeDatabase, runChild } from './data.ts';
 import { DISAGREEMENT_LIMIT, median } from './pairs.ts';
-import { databaseFiles } from '../src/store/sqlite/activity.ts';
 import type { ImportTimings } from './import-data.ts';
 import { RESULTS } from './setup.ts';
 
@@ -31,8 +30,8 @@ const { values } = parseArgs({
 const quick = values.quick === true;
 const pairs = Number(values.pairs ?? (quick ? 1 : 3));
 if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--pairs must be a whole number of at least 1, not ${String(values.pairs)}`);
-// The data sets of run.ts's FULL and QUICK, so that their generated files are shared.
-const params = quick ? { codes: 20_000, changes: 40_000, dates: 6, seed: 1 } : { codes: 1_000_000, changes: 2_000_000, dates: 24, seed: 1 };
+// The full and quick bench's data sets (seed 1, their default), so that their generated files are shared.
+const params = { ...(quick ? QUICK_DATA : FULL_DATA), seed: 1 };
 const dir = join(DATA_ROOT, dataKey(params));
 const files = join(dir, 'files');
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -40,14 +39,11 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 if (!existsSync(join(files, 'manifest.json'))) {
   mkdirSync(dir, { recursive: true });
   log(`import share: generating ${params.codes} codes in ${files}`);
-  const args = ['--codes', params.codes, '--changes', params.changes, '--dates', params.dates, '--seed', params.seed].map(String);
-  await runChild(['bin/codebook.js', 'generate', ...args, '--out', files], { stdoutToStderr: true });
+  await generateFiles(params, files);
 }
 
 const scratch = join(dir, 'share-scratch.db');
-const remove = () => {
-  for (const file of databaseFiles(scratch)) rmSync(file, { force: true });
-};
+const remove = () => removeDatabase(scratch);
 
 /** The snapshot imported into a fresh scratch file, with or without the search index. */
 async function timeSnapshot(withIndex: boolean): Promise<ImportTimings> {

@@ -6,12 +6,11 @@
  * The generated files are kept under bench/data/ like the other data sets;
  * the database is a scratch file, removed afterwards.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DATA_ROOT, dataKey, IMPORT_FLAGS, runChild } from './data.ts';
-import { databaseFiles } from '../src/store/sqlite/activity.ts';
+import { DATA_ROOT, dataKey, generateFiles, IMPORT_FLAGS, removeDatabase, runChild } from './data.ts';
 import type { ImportTimings } from './import-data.ts';
 import { RESULTS } from './setup.ts';
 
@@ -25,14 +24,10 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 if (!existsSync(join(files, 'manifest.json'))) {
   mkdirSync(dir, { recursive: true });
   log(`large: generating ${codes} codes in ${files}`);
-  await runChild(['bin/codebook.js', 'generate', '--codes', String(codes), '--changes', String(codes), '--dates', '2', '--out', files], {
-    stdoutToStderr: true,
-  });
+  await generateFiles(params, files);
 }
 const scratch = join(dir, 'scratch.db');
-const remove = () => {
-  for (const file of databaseFiles(scratch)) rmSync(file, { force: true });
-};
+const remove = () => removeDatabase(scratch);
 remove();
 const load = loadavg()[0]!.toFixed(2);
 log(`large: importing the ${codes}-code snapshot and re-importing it (load average ${load})`);

@@ -20,7 +20,7 @@ import { open } from 'node:fs/promises';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureData, ROOT, timeSnapshotImport } from './data.ts';
+import { ensureData, FULL_DATA, QUICK_DATA, ROOT, timeSnapshotImport } from './data.ts';
 import { freePort, httpGet, spawnReady, stopChild } from './http.ts';
 import { ensureWrk, memoryMb, runLoad, type LoadResult, type RequestSource } from './load.ts';
 import { runPairs, summarise } from './pairs.ts';
@@ -31,8 +31,8 @@ import { writeWrkScripts } from './wrk-script.ts';
 import { historyStorage, navScenarios, runNavScenario, type NavRecord } from './navigation-http.ts';
 import { formatSearch, runSearchScenarios, type SearchReport } from './search-scenarios.ts';
 
-const FULL = { codes: 1_000_000, changes: 2_000_000, dates: 24, warmup: 3, duration: 5 };
-const QUICK = { codes: 20_000, changes: 40_000, dates: 6, warmup: 1, duration: 1 };
+const FULL = { ...FULL_DATA, warmup: 3, duration: 5 };
+const QUICK = { ...QUICK_DATA, warmup: 1, duration: 1 };
 const DEEP_PAGE = 900_000;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
