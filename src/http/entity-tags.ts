@@ -8,9 +8,10 @@ import { hash } from 'node:crypto';
 
 /**
  * SHA-256 (hardware-accelerated where the CPU has SHA extensions; cheaper than
- * SHA-1 and MD5 there), the first 128 bits in base64url: 22 characters.
+ * SHA-1 and MD5 there), the first 128 bits in base64url: 22 characters. Text
+ * is digested as its UTF-8 bytes, so a body's text and its bytes get one tag.
  */
-export function entityTag(body: Buffer): string {
+export function entityTag(body: Buffer | string): string {
   return `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
 }
 

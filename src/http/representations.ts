@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { chooseCoding, type ContentCoding } from './accept-encoding.ts';
 import type { CompressedCache } from './compressed-cache.ts';
 import { entityTag, noneMatchFails, weakened } from './entity-tags.ts';
+import { utf8View } from './utf8-scratch.ts';
 import { conditionalDocs } from './representation-docs.ts';
 
 /**
@@ -60,16 +61,20 @@ export function registerRepresentations(app: FastifyInstance, { cache }: Represe
     const method = request.method;
     // Routes send their JSON as text; anything else (errors included) is left alone.
     if (reply.statusCode !== 200 || typeof payload !== 'string' || (method !== 'GET' && method !== 'HEAD')) return payload;
-    const compressible = payload.length >= COMPRESSION_THRESHOLD;
-    // The bytes are made only when needed: a remembered tag and a cached compressed form need none.
-    let body: Buffer | undefined;
+    // A larger body's bytes, in the shared scratch buffer (utf8-scratch.ts): digested, compared and compressed here, never sent.
+    let bytes: Buffer | undefined;
+    let tag: string | undefined;
     // Small bodies digest in about a microsecond: only larger ones are worth remembering.
-    let tag = compressible ? cache.knownTag(request.url, payload) : undefined;
-    if (tag === undefined) {
-      body = Buffer.from(payload);
-      tag = entityTag(body);
-      if (compressible) cache.rememberTag(request.url, payload, tag);
+    if (payload.length < COMPRESSION_THRESHOLD) tag = entityTag(payload);
+    else {
+      bytes = utf8View(payload);
+      tag = cache.knownTag(request.url, bytes);
+      if (tag === undefined) {
+        tag = entityTag(bytes);
+        cache.rememberTag(request.url, bytes, tag);
+      }
     }
+    const compressible = bytes !== undefined;
     // HEAD sends no body, so nothing to compress: its headers describe the identity body.
     const coding = compressible && method === 'GET' ? chooseCoding(request.headers['accept-encoding']) : null;
     // A compressed form is another representation of the same body: the same tag, weak (as RFC 9110 §8.8.1 allows).
@@ -83,10 +88,10 @@ export function registerRepresentations(app: FastifyInstance, { cache }: Represe
       // HEAD: Fastify's own HEAD step turns the text into its Content-Length (the one a 200 would carry) and sends nothing.
       return method === 'HEAD' ? payload : null;
     }
-    if (coding === null) return body ?? payload;
+    if (coding === null || bytes === undefined) return payload;
     let compressed = cache.get(tag, coding);
     if (compressed === undefined) {
-      compressed = compress(body ?? Buffer.from(payload), coding);
+      compressed = compress(bytes, coding);
       cache.set(tag, coding, compressed);
     }
     reply.header('Content-Encoding', coding);

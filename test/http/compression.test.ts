@@ -5,6 +5,7 @@
  * errors; over a real socket too, where Content-Length and the bytes matter.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -12,6 +13,7 @@ import { ConfigError, loadConfig } from '../../src/config.ts';
 import { chooseCoding } from '../../src/http/accept-encoding.ts';
 import { CompressedCache } from '../../src/http/compressed-cache.ts';
 import { COMPRESSION_THRESHOLD } from '../../src/http/representations.ts';
+import { utf8View } from '../../src/http/utf8-scratch.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { assertError, bare } from '../access/helpers.ts';
 
@@ -133,6 +135,24 @@ function get(path: string, headers: Record<string, string>): Promise<{ status: n
   });
 }
 
+test('a tag is the digest of the exact bytes sent, small or large, ASCII or not, remembered or not', async () => {
+  const rows = Array.from({ length: 30 }, (_, i) => ({ code: `S${i}`, display: `São Tomé, Müller and 東京 number ${i}` }));
+  await ctx.importRows(rows, { system: 'accents', release: 'r1', effectiveDate: '2024-01-01' });
+  const digest = (bytes: Buffer): string => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
+  const record = await get('/v1/codes/accents:S1', {});
+  assert.ok(record.body.length < COMPRESSION_THRESHOLD && record.body.toString('utf8').includes('São Tomé'));
+  assert.equal(record.headers.etag, digest(record.body));
+  const page = '/v1/codes?system=accents&limit=30';
+  for (let i = 0; i < 2; i++) {
+    const identity = await get(page, {});
+    assert.ok(identity.body.length >= COMPRESSION_THRESHOLD && identity.body.toString('utf8').includes('東京'));
+    assert.equal(identity.headers.etag, digest(identity.body), `request ${i + 1}`);
+    const compressed = await get(page, { 'accept-encoding': 'br' });
+    assert.equal(compressed.headers.etag, `W/${digest(identity.body)}`, `request ${i + 1}, br`);
+    assert.deepEqual(brotliDecompressSync(compressed.body), identity.body);
+  }
+});
+
 test('over a real socket: the compressed bytes, their length, Vary, and an empty 304', async () => {
   const identity = await get(PAGE, {});
   assert.equal(identity.status, 200);
@@ -158,15 +178,17 @@ test('over a real socket: the compressed bytes, their length, Vary, and an empty
 test('a remembered tag is reused only for the very same text; compressed forms are kept per coding', () => {
   const cache = new CompressedCache(1024 * 1024);
   const text = JSON.stringify({ data: 'x'.repeat(2000) });
-  cache.rememberTag('/v1/codes', text, '"tag1"');
-  assert.equal(cache.knownTag('/v1/codes', JSON.parse(JSON.stringify(text)) as string), '"tag1"', 'an equal text in another string');
-  assert.equal(cache.knownTag('/v1/codes', text.replace('xx', 'xy')), undefined, 'a text one character apart');
-  assert.equal(cache.knownTag('/v1/codes', `${text} `), undefined, 'a longer text');
-  assert.equal(cache.knownTag('/v1/codes?limit=2', text), undefined, 'another URL');
+  // Remembered from the shared scratch buffer, which every later call overwrites: the cache keeps a copy.
+  cache.rememberTag('/v1/codes', utf8View(text), '"tag1"');
+  assert.equal(cache.knownTag('/v1/codes', utf8View(text.replace('xx', 'xy'))), undefined, 'a text one character apart');
+  assert.equal(cache.knownTag('/v1/codes', utf8View(JSON.parse(JSON.stringify(text)) as string)), '"tag1"', 'an equal text in another string');
+  assert.equal(cache.knownTag('/v1/codes', utf8View(`${text} `)), undefined, 'a longer text');
+  assert.equal(cache.knownTag('/v1/codes?limit=2', utf8View(text)), undefined, 'another URL');
   const long = JSON.stringify({ data: 'é'.repeat(200_000) });
   const large = new CompressedCache(16 * 1024 * 1024);
-  large.rememberTag('/v1/changes', long, '"tag2"');
-  assert.equal(large.knownTag('/v1/changes', JSON.parse(JSON.stringify(long)) as string), '"tag2"', 'a text longer than the scratch buffer');
+  large.rememberTag('/v1/changes', utf8View(long), '"tag2"');
+  assert.equal(large.knownTag('/v1/changes', utf8View(JSON.parse(JSON.stringify(long)) as string)), '"tag2"', 'a text longer than the scratch buffer');
+  assert.equal(large.knownTag('/v1/changes', utf8View(`${long.slice(0, -3)}è"}`)), undefined, 'a long text one character apart');
   cache.set('"tag1"', 'br', Buffer.from('compressed'));
   assert.ok(cache.get('"tag1"', 'br'));
   assert.equal(cache.get('"tag1"', 'gzip'), undefined);
