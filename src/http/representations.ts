@@ -62,6 +62,7 @@ export function registerRepresentations(app: FastifyInstance, { cache }: Represe
     // Routes send their JSON as text; anything else (errors included) is left alone.
     if (reply.statusCode !== 200 || typeof payload !== 'string' || (method !== 'GET' && method !== 'HEAD')) return payload;
     // A larger body's bytes, in the shared scratch buffer (utf8-scratch.ts): digested, compared and compressed here, never sent.
+    // Nothing from here to the compression may await: another request's answer would overwrite the buffer.
     let bytes: Buffer | undefined;
     let tag: string | undefined;
     // Small bodies digest in about a microsecond: only larger ones are worth remembering.
