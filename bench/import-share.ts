@@ -16,7 +16,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DATA_ROOT, dataKey, FULL_DATA, generateFiles, IMPORT_FLAGS, QUICK_DATA, removeDatabase, runChild } from './data.ts';
-import { DISAGREEMENT_LIMIT, median } from './pairs.ts';
+import { DISAGREEMENT_LIMIT, median, ratioSpread } from './pairs.ts';
 import type { ImportTimings } from './import-data.ts';
 import { RESULTS } from './setup.ts';
 
@@ -66,17 +66,10 @@ for (let i = 0; i < pairs; i++) {
   runs.push({ withMs: withIndex.snapshotMs, withoutMs: without.snapshotMs, ratio, withPeakRssMb: withIndex.peakRssMb });
   log(`  pair ${i + 1}: ${(withIndex.snapshotMs / 1000).toFixed(1)} s with, ${(without.snapshotMs / 1000).toFixed(1)} s without: ${ratio.toFixed(2)}×`);
 }
-const ratios = runs.map((r) => r.ratio);
-const ratio = median(ratios);
-const disagreement = (Math.max(...ratios) - Math.min(...ratios)) / ratio;
 const result = {
   codes: params.codes,
   pairs: runs,
-  ratio,
-  ratioMin: Math.min(...ratios),
-  ratioMax: Math.max(...ratios),
-  disagreement,
-  noisy: disagreement > DISAGREEMENT_LIMIT,
+  ...ratioSpread(runs.map((r) => r.ratio)),
   target: TARGET,
   loadAtStart: load,
   loadAtEnd: loadavg()[0]!.toFixed(2),
@@ -85,8 +78,8 @@ mkdirSync(RESULTS, { recursive: true });
 writeFileSync(join(RESULTS, quick ? 'latest-import-share-quick.json' : 'latest-import-share.json'), `${JSON.stringify(result, null, 2)}\n`);
 const seconds = (pick: (r: (typeof runs)[number]) => number) => (median(runs.map(pick)) / 1000).toFixed(1);
 process.stdout.write(
-  `search index's share of the ${params.codes}-code snapshot import: ${ratio.toFixed(2)}× ` +
+  `search index's share of the ${params.codes}-code snapshot import: ${result.ratio.toFixed(2)}× ` +
     `(${result.ratioMin.toFixed(2)}–${result.ratioMax.toFixed(2)} over ${runs.length} pair(s); target ≤ ${TARGET}×)` +
-    `${result.noisy ? ', NOISY: the pairs disagree by more than 15 %' : ''}; ` +
+    `${result.noisy ? `, NOISY: the pairs disagree by more than ${DISAGREEMENT_LIMIT * 100} %` : ''}; ` +
     `median ${seconds((r) => r.withMs)} s with the index, ${seconds((r) => r.withoutMs)} s without; load average ${load} → ${result.loadAtEnd}\n`,
 );

@@ -24,7 +24,7 @@ import { labLevels } from '../src/tools/generate/systems.ts';
 import type { BenchData } from './data.ts';
 import { httpGet } from './http.ts';
 import type { LoadResult, RequestSource } from './load.ts';
-import { median, runPairs, type Pair } from './pairs.ts';
+import { median, ratioSpread, runPairs, type Pair } from './pairs.ts';
 import { random } from './scenarios.ts';
 import { walkCursors } from './setup.ts';
 
@@ -253,8 +253,7 @@ export async function runNavScenario(
   const ratioOf = (p: Pair) =>
     s.measure === 'p50' ? p.scenario.p50 / (p.baseline.p50 || 1) : (p.scenario.requestsPerSecond * s.idsPerRequest) / (p.baseline.requestsPerSecond || 1);
   for (const p of measured) p.ratio = ratioOf(p);
-  const ratios = measured.map((p) => p.ratio);
-  const ratio = median(ratios);
+  const { ratio, ratioMin, ratioMax } = ratioSpread(measured.map((p) => p.ratio));
   return {
     id: s.id,
     title: s.title,
@@ -263,8 +262,8 @@ export async function runNavScenario(
     target: s.target,
     pairs: measured,
     ratio,
-    ratioMin: Math.min(...ratios),
-    ratioMax: Math.max(...ratios),
+    ratioMin,
+    ratioMax,
     p50: median(measured.map((p) => p.scenario.p50)),
     referenceP50: median(measured.map((p) => p.baseline.p50)),
     requestsPerSecond: median(measured.map((p) => p.scenario.requestsPerSecond)),

@@ -69,22 +69,33 @@ export async function runPairs(
   return pairs;
 }
 
-export function summarise(pairs: Pair[]): PairSummary {
-  const of = (pick: (p: Pair) => number) => median(pairs.map(pick));
-  const ratios = pairs.map((p) => p.ratio);
+export interface RatioSpread {
+  /** The median of the pairs' ratios. */
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+  /** (max − min) ÷ median. */
+  disagreement: number;
+  /** disagreement above DISAGREEMENT_LIMIT. */
+  noisy: boolean;
+}
+
+/** The median of some pairs' ratios, their range, and whether they disagree too much to trust. */
+export function ratioSpread(ratios: number[]): RatioSpread {
   const ratio = median(ratios);
   const ratioMin = Math.min(...ratios);
   const ratioMax = Math.max(...ratios);
   const disagreement = ratio > 0 ? (ratioMax - ratioMin) / ratio : 0;
+  return { ratio, ratioMin, ratioMax, disagreement, noisy: disagreement > DISAGREEMENT_LIMIT };
+}
+
+export function summarise(pairs: Pair[]): PairSummary {
+  const of = (pick: (p: Pair) => number) => median(pairs.map(pick));
   return {
     pairs: pairs.length,
     requestsPerSecond: of((p) => p.scenario.requestsPerSecond),
     baselineRequestsPerSecond: of((p) => p.baseline.requestsPerSecond),
-    ratio,
-    ratioMin,
-    ratioMax,
-    disagreement,
-    noisy: disagreement > DISAGREEMENT_LIMIT,
+    ...ratioSpread(pairs.map((p) => p.ratio)),
     p50: of((p) => p.scenario.p50),
     p99: of((p) => p.scenario.p99),
     p99OverP50: of((p) => p.scenario.p99 / (p.scenario.p50 || 1)),
