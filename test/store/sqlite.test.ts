@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { NEW_FILE_PAGE_SIZE, SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { SQLITE_MMAP_MAX_BYTES } from '../../src/config.ts';
 import { openTempSqliteStore, tempDir } from '../helpers/context.ts';
 import { storeSuite } from './store.suite.ts';
@@ -55,6 +55,45 @@ describe('SqliteStore only', () => {
       } finally {
         await reopened.close();
       }
+    });
+  });
+
+  test('a new file is made with 16 KiB pages; a file made before keeps its 4 KiB pages and its data', async () => {
+    const pageSize = (path: string) => {
+      const db = new DatabaseSync(path, { readOnly: true });
+      try {
+        return Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
+      } finally {
+        db.close();
+      }
+    };
+    await inTempDir(async (path) => {
+      const store = new SqliteStore({ path });
+      await writeCodes(store, [codeRow('x:A')]);
+      await store.close();
+      assert.equal(pageSize(path), NEW_FILE_PAGE_SIZE);
+      assert.equal(NEW_FILE_PAGE_SIZE, 16_384);
+    });
+    await inTempDir(async (path) => {
+      // A file made before: SQLite's default pages, in WAL mode; the store then migrates it and writes to it.
+      mkdirSync(dirname(path), { recursive: true });
+      const db = new DatabaseSync(path);
+      db.exec('PRAGMA page_size = 4096');
+      db.exec('PRAGMA journal_mode = WAL');
+      db.close();
+      const first = new SqliteStore({ path });
+      await writeCodes(first, [codeRow('x:A')]);
+      await first.close();
+      assert.equal(pageSize(path), 4096);
+      const reopened = new SqliteStore({ path });
+      try {
+        assert.equal(await reopened.codeJson('x:A'), codeRow('x:A').json);
+        await writeCodes(reopened, [codeRow('x:B')]);
+        assert.equal(await reopened.countCodes(), 2);
+      } finally {
+        await reopened.close();
+      }
+      assert.equal(pageSize(path), 4096, 'opening it again does not change its pages');
     });
   });
 

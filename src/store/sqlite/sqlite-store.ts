@@ -36,6 +36,16 @@ import { TurnLoad } from './turn-load.ts';
 
 /** Pages of WAL after which the main connection's commit checkpoints (see the constructor). */
 const SERVER_CHECKPOINT_PAGES = 100;
+/**
+ * Page size of a database file this store creates (SQLite's default is 4 KiB).
+ * An import writes every page it fills to the WAL and then again into the
+ * file, a system call or two per page: with 16 KiB pages the 1 000 000-code
+ * snapshot imported 4–9 % faster (four alternated pairs), its deltas no
+ * slower, and reads of records, pages and the word index cost the same.
+ * A file that exists keeps the page size it was made with (SQLite changes it
+ * only by rewriting the whole file, outside WAL mode).
+ */
+export const NEW_FILE_PAGE_SIZE = 16_384;
 
 export interface SqliteStoreOptions {
   path: string;
@@ -71,6 +81,8 @@ const IMPORT_SORT_THREADS = 2;
 function openDatabase(path: string, busyTimeoutMs: number, mmapBytes: number): DatabaseSync {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
+  // Before anything writes the file's header: a file that holds a database already ignores it.
+  db.exec(`PRAGMA page_size = ${NEW_FILE_PAGE_SIZE}`);
   db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
