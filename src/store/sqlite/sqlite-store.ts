@@ -40,8 +40,9 @@ const SERVER_CHECKPOINT_PAGES = 100;
  * Page size of a database file this store creates (SQLite's default is 4 KiB).
  * An import writes every page it fills to the WAL and then again into the
  * file, a system call or two per page: with 16 KiB pages the 1 000 000-code
- * snapshot imported 4–9 % faster (four alternated pairs), its deltas no
- * slower, and reads of records, pages and the word index cost the same.
+ * snapshot imported 4–9 % faster (five alternated pairs) and the 5 000 000-
+ * code one 14 %, its deltas no slower, and reads of records, pages and the
+ * word index cost the same (docs/decisions.md).
  * A file that exists keeps the page size it was made with (SQLite changes it
  * only by rewriting the whole file, outside WAL mode).
  */
