@@ -25,17 +25,24 @@ async function inTempDir(fn: (path: string) => Promise<void>): Promise<void> {
   }
 }
 
-function schemaOf(path: string): { version: number; tables: string[] } {
+/** What read() finds in the file, opened read-only for it and closed after. */
+function readFile<T>(path: string, read: (db: DatabaseSync) => T): T {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+function schemaOf(path: string): { version: number; tables: string[] } {
+  return readFile(path, (db) => {
     const version = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
     const tables = (
       db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]
     ).map((r) => r.name);
     return { version, tables };
-  } finally {
-    db.close();
-  }
+  });
 }
 
 describe('SqliteStore only', () => {
@@ -59,14 +66,7 @@ describe('SqliteStore only', () => {
   });
 
   test('a new file is made with 16 KiB pages; a file made before keeps its 4 KiB pages and its data', async () => {
-    const pageSize = (path: string) => {
-      const db = new DatabaseSync(path, { readOnly: true });
-      try {
-        return Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size);
-      } finally {
-        db.close();
-      }
-    };
+    const pageSize = (path: string) => readFile(path, (db) => Number((db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size));
     await inTempDir(async (path) => {
       const store = new SqliteStore({ path });
       await writeCodes(store, [codeRow('x:A')]);
