@@ -3,9 +3,10 @@
  * period), exposures, per-organisation settings, per-key usage over a span of
  * days, and the request log. Each backend implements it in a file of its own.
  */
+import type { RequestBatch } from '../domain/request-batch.ts';
 import type { UsageRow } from './access-store.ts';
 
-import type { Exposure, LoggedRequest, NewExposure, OrgSettings, RequestLogEntry, RequestLogQuery } from '../domain/key-life-records.ts';
+import type { Exposure, LoggedRequest, NewExposure, OrgSettings, RequestLogQuery } from '../domain/key-life-records.ts';
 
 export type { Exposure, ExposureVia, LoggedRequest, NewExposure, OrgSettings, RequestLogEntry, RequestLogQuery } from '../domain/key-life-records.ts';
 export { DEFAULT_ORG_SETTINGS } from '../domain/key-life-records.ts';
@@ -25,7 +26,7 @@ export interface KeyLifeStore {
   usageSince(orgId: string, fromDay: string): Promise<UsageRow[]>;
 
   /** Appends requests, in one transaction. Returns false, writing nothing, while the database is busy. */
-  appendRequests(entries: RequestLogEntry[]): Promise<boolean>;
+  appendRequests(batch: RequestBatch): Promise<boolean>;
   /** One page, newest first, and whether older entries remain. */
   pageRequests(query: RequestLogQuery): Promise<{ entries: LoggedRequest[]; hasMore: boolean }>;
   /** Drops the organisation's entries older than `before` and beyond the newest `keep`. */

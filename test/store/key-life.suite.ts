@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Store } from '../../src/store/store.ts';
 import type { RequestLogEntry } from '../../src/store/key-life-store.ts';
+import { RequestBatch } from '../../src/domain/request-batch.ts';
 import { withStore, type OpenStore } from './suite-fixtures.ts';
 
 const T = '2026-03-15T12:00:00.000Z';
@@ -116,8 +117,8 @@ export function keyLifeStoreSuite(name: string, open: OpenStore): void {
                 : {},
           ),
         );
-        assert.equal(await store.keyLife.appendRequests(entries), true);
-        assert.equal(await store.keyLife.appendRequests([entry(99, { orgId: 'org_2', keyId: 'key_3' })]), true);
+        assert.equal(await store.keyLife.appendRequests(RequestBatch.of(entries)), true);
+        assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry(99, { orgId: 'org_2', keyId: 'key_3' })])), true);
         const all: string[] = [];
         let before: number | null = null;
         for (;;) {
@@ -192,7 +193,7 @@ export function keyLifeStoreSuite(name: string, open: OpenStore): void {
       await withStore(open, async (store) => {
         await orgWithKeys(store);
         const many = Array.from({ length: 3_500 }, (_, i) => entry(i));
-        assert.equal(await store.keyLife.appendRequests(many), true);
+        assert.equal(await store.keyLife.appendRequests(RequestBatch.of(many)), true);
         await store.keyLife.pruneRequests('org_1', many[0]!.at, 250);
         const kept: string[] = [];
         let before: number | null = null;

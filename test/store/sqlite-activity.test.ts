@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import { activityPath, ActivityNotCopied, attachActivity, copyIntoActivity, databaseFiles, dropMovedTables } from '../../src/store/sqlite/activity.ts';
 import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/migrations.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { RequestBatch } from '../../src/domain/request-batch.ts';
 import { tempDir } from '../helpers/context.ts';
 import { oldPlans, withOldSqlite, type OldRows } from '../helpers/old-schema.ts';
 
@@ -131,7 +132,7 @@ test("the server's bookkeeping leaves the main file as other connections see it 
     const before = version.get()!.data_version;
     assert.equal(await store.usage.addUsage([{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 1 }], new Map([['key_1', T]])), true);
     assert.equal(await store.usage.writeCounters([{ orgId: 'org_1', window: 'month:2026-03', count: 1 }], ['minute:2026-03-15T12:00']), true);
-    assert.equal(await store.keyLife.appendRequests([entry('req_a')]), true);
+    assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_a')])), true);
     await store.keyLife.pruneRequests('org_1', '2026-03-01T00:00:00.000Z', 100);
     assert.equal(version.get()!.data_version, before, 'a count, a last use or a logged request moved the main file');
     await store.access.insertKey({ id: 'key_2', orgId: 'org_1', hash: 'hash2', displayPrefix: 'svc_live_efgh', name: 'second', mode: 'live', createdAt: T });
@@ -150,12 +151,12 @@ test("counts are written while an import holds the main file's lock, and kept fo
   try {
     importer.exec('BEGIN IMMEDIATE');
     assert.equal(await store.usage.addUsage([{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 2 }], new Map([['key_1', T]])), true);
-    assert.equal(await store.keyLife.appendRequests([entry('req_b')]), true);
+    assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_b')])), true);
     importer.exec('ROLLBACK');
 
     other.exec('BEGIN IMMEDIATE');
     assert.equal(await store.usage.addUsage([{ keyId: 'key_1', day: '2026-03-15', outcome: 'ok', count: 5 }], new Map()), false);
-    assert.equal(await store.keyLife.appendRequests([entry('req_c')]), false);
+    assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_c')])), false);
     assert.equal(await store.usage.writeCounters([{ orgId: 'org_1', window: 'month:2026-03', count: 9 }], []), false);
     other.exec('ROLLBACK');
 

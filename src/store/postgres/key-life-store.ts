@@ -1,6 +1,6 @@
 /** KeyLifeStore over PostgreSQL, one request log for every instance: the shared queries, and a batch appended as one statement. */
 import type pg from 'pg';
-import type { RequestLogEntry } from '../key-life-store.ts';
+import type { RequestBatch } from '../../domain/request-batch.ts';
 import { SqlKeyLifeStore } from '../sql/key-life-queries.ts';
 import { exec } from './pg-client.ts';
 import { PostgresSql } from './sql.ts';
@@ -13,8 +13,9 @@ export class PostgresKeyLifeStore extends SqlKeyLifeStore {
     this.pool = pool;
   }
 
-  async appendRequests(entries: RequestLogEntry[]): Promise<boolean> {
-    if (entries.length === 0) return true;
+  async appendRequests(batch: RequestBatch): Promise<boolean> {
+    if (batch.length === 0) return true;
+    const entries = batch.entries();
     // One statement: the batch is appended whole or not at all.
     await exec(
       this.pool,

@@ -5,6 +5,7 @@
  * one statement), so each backend's class supplies that one method.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { RequestBatch } from '../../domain/request-batch.ts';
 import type { UsageRow } from '../access-store.ts';
 import { exposureFromRow, loggedRequestFromRow, usageFromRow } from '../key-life-rows.ts';
 import {
@@ -14,7 +15,6 @@ import {
   type LoggedRequest,
   type NewExposure,
   type OrgSettings,
-  type RequestLogEntry,
   type RequestLogQuery,
 } from '../key-life-store.ts';
 import { flag } from './row-mappers.ts';
@@ -31,7 +31,7 @@ export abstract class SqlKeyLifeStore implements KeyLifeStore {
   }
 
   /** Appends the batch whole; false when it could not be written now (the caller keeps it for later). */
-  abstract appendRequests(entries: RequestLogEntry[]): Promise<boolean>;
+  abstract appendRequests(batch: RequestBatch): Promise<boolean>;
 
   async shortenExpiry(keyId: string, expiresAt: string): Promise<boolean> {
     const n = await this.sql.run('UPDATE api_keys SET expires_at = ? WHERE id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)', [

@@ -1,30 +1,42 @@
 /** KeyLifeStore over node:sqlite, sharing the store's connection: the shared queries, and an append that never waits for the lock. */
 import type { DatabaseSync } from 'node:sqlite';
-import type { RequestLogEntry } from '../key-life-store.ts';
+import type { RequestBatch } from '../../domain/request-batch.ts';
 import { SqlKeyLifeStore } from '../sql/key-life-queries.ts';
+import { ActivityWriter, WRITER_BUSY_TIMEOUT_MS } from './activity-writer.ts';
 import { writeActivity } from './busy.ts';
+import { insertRequests } from './request-log-insert.ts';
 import { SqliteSql } from './sql.ts';
 
 export class SqliteKeyLifeStore extends SqlKeyLifeStore {
   private readonly db: DatabaseSync;
-  private readonly statements: SqliteSql;
+  /** Null for an in-memory database, which no other connection can reach: appended on the event loop. */
+  private readonly writer: ActivityWriter | null;
 
-  constructor(db: DatabaseSync) {
-    const sql = new SqliteSql(db);
-    super(sql);
+  /** activityFile: the activity file's path, for the writer thread's own connection (null: in memory). */
+  constructor(db: DatabaseSync, options: { activityFile: string | null; checkpointPages: number }) {
+    super(new SqliteSql(db));
     this.db = db;
-    this.statements = sql;
+    this.writer =
+      options.activityFile === null
+        ? null
+        : new ActivityWriter({ path: options.activityFile, busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS, checkpointPages: options.checkpointPages }, (batch) =>
+            this.appendOnEventLoop(batch),
+          );
   }
 
-  async appendRequests(entries: RequestLogEntry[]): Promise<boolean> {
-    if (entries.length === 0) return true;
-    // Never wait for the lock: the caller keeps the entries for the next tick.
-    return writeActivity(this.db, () => {
-      const insert = this.statements.statement(
-        `INSERT INTO request_log (org_id, key_id, key_prefix, at, method, path, status, error_code, duration_ms, request_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      for (const e of entries) insert.run(e.orgId, e.keyId, e.keyPrefix, e.at, e.method, e.path, e.status, e.errorCode, e.durationMs, e.requestId);
-    });
+  appendRequests(batch: RequestBatch): Promise<boolean> {
+    if (this.writer === null) return Promise.resolve(this.appendOnEventLoop(batch));
+    return this.writer.append(batch);
+  }
+
+  /** Waits for the appends sent to the writer thread and stops it. */
+  async close(): Promise<void> {
+    await this.writer?.close();
+  }
+
+  /** Never waits for the lock: the caller keeps the batch for its next flush. */
+  private appendOnEventLoop(batch: RequestBatch): boolean {
+    if (batch.length === 0) return true;
+    return writeActivity(this.db, () => insertRequests(this.db, batch));
   }
 }

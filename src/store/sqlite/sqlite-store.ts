@@ -127,7 +127,10 @@ export class SqliteStore extends SqliteStatements implements Store {
     const sql = new SqliteSql(this.db);
     this.access = this.usage = new SqliteAccessStore(sql);
     this.dashboard = new SqlDashboardStore(sql);
-    this.keyLife = new SqliteKeyLifeStore(this.db);
+    this.keyLife = new SqliteKeyLifeStore(this.db, {
+      activityFile: options.path === ':memory:' ? null : activityPath(options.path),
+      checkpointPages: SERVER_CHECKPOINT_PAGES,
+    });
     this.systems = new SqliteSystemsStore(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
@@ -321,6 +324,7 @@ export class SqliteStore extends SqliteStatements implements Store {
 
   async close(): Promise<void> {
     await this.batchReader?.close();
+    await this.keyLife.close();
     endReadTurn(this.db);
     if (this.db.isOpen) this.db.close();
   }

@@ -1,0 +1,53 @@
+/**
+ * The request log's writer thread (see activity-writer.ts): a connection of
+ * its own to the activity file, appending one batch per message, in the order
+ * sent, each in one transaction.
+ */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
+import { pathToFileURL } from 'node:url';
+import { parentPort, workerData } from 'node:worker_threads';
+import { RequestBatch } from '../../domain/request-batch.ts';
+import { isBusy } from './busy.ts';
+import { insertRequests } from './request-log-insert.ts';
+import { WRITER_NICE, type ActivityWriterInit, type WriteRequest, type WriteResponse } from './activity-writer.ts';
+
+const { path, busyTimeoutMs, checkpointPages } = workerData as ActivityWriterInit;
+// Never created (mode=rw): the store's connection made the file and its tables before any append.
+const url = pathToFileURL(path);
+url.searchParams.set('mode', 'rw');
+const db = new DatabaseSync(url);
+db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+db.exec('PRAGMA synchronous = NORMAL');
+// The WAL is copied into the file here, after this thread's commits, not by the event loop's next commit of counts.
+db.exec(`PRAGMA wal_autocheckpoint = ${checkpointPages}`);
+
+/**
+ * The log can wait; the requests cannot. On Linux a thread has a nice value of its own
+ * (/proc/thread-self names its id): at 10 the scheduler gives the event loop ~9 times this
+ * thread's share of a core they both want. Elsewhere the thread keeps the process's.
+ */
+function yieldToTheEventLoop(): void {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), WRITER_NICE);
+  } catch {
+    // No /proc, or not allowed: the default priority.
+  }
+}
+yieldToTheEventLoop();
+
+function append(request: WriteRequest): WriteResponse {
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    insertRequests(db, RequestBatch.unpack(request.batch));
+    db.exec('COMMIT');
+    return { seq: request.seq, written: true };
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    if (isBusy(error)) return { seq: request.seq, written: false };
+    return { seq: request.seq, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+parentPort!.on('message', (request: WriteRequest) => parentPort!.postMessage(append(request)));
