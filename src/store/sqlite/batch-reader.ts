@@ -135,7 +135,7 @@ class ReaderThread {
     this.leads = init.shareSnapshot ?? true;
     // Its heap holds one batch at a time: under 1 MB for the bench's records, ~100 MB for 200 of the
     // largest a row may hold (32 KiB of text, escaped); the bound keeps a runaway from growing the process.
-    this.worker = new Worker(new URL('./batch-reader-worker.ts', import.meta.url), {
+    this.worker = new Worker(new URL('./batch-reader-worker.js', import.meta.url), {
       workerData: init,
       resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 },
     });
