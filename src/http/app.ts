@@ -2,7 +2,6 @@
  * The HTTP application, built apart from the process that listens: tests use
  * it through inject() or a real listener, server.ts through listen().
  */
-import { randomUUID } from 'node:crypto';
 import { METHODS } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -16,6 +15,7 @@ import { RequestLog, serializers } from './logging.ts';
 import { loggableUrl, rejectKeyInQuery } from './query-keys.ts';
 import { watchBodyForKeys, watchForExposedKeys } from './exposure-hooks.ts';
 import { openApiOptions } from './openapi.ts';
+import { newRequestId } from './request-id.ts';
 import { sitePlugin } from './site.ts';
 import { v1Plugin } from './v1.ts';
 import { CompressedCache } from './compressed-cache.ts';
@@ -35,7 +35,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     // Whatever logger options come in, the redacting serializers apply.
     logger: options.logger ? { ...(options.logger as object), serializers } : false,
     logController: new RequestLog(),
-    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    genReqId: newRequestId,
     requestIdHeader: false,
     // Code ids may be long: system (64) + code.
     routerOptions: { maxParamLength: 2048 },
@@ -79,15 +79,25 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.server.on('connect', answerConnect(app));
   const refuseWhileDraining = drainingGuard(app);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks where nearly every request has nothing to wait for: no promise and no
+  // microtask of their own (a throw is the hook's error all the same).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('Request-Id', request.id);
     refuseWhileDraining(request);
     rejectMissingHost(request);
     // First of all checks about the request's content, on every path: a key in a URL is refused (and marked exposed).
-    await watchForExposedKeys(deps.exposures, request);
-    rejectKeyInQuery(request.url);
+    const marking = watchForExposedKeys(deps.exposures, request);
+    if (marking === null) {
+      rejectKeyInQuery(request.url);
+      return done();
+    }
+    marking.then(() => rejectKeyInQuery(request.url)).then(() => done(), done);
   });
-  app.addHook('preHandler', async (request) => watchBodyForKeys(deps.exposures, request));
+  app.addHook('preHandler', (request, _reply, done) => {
+    const marking = watchBodyForKeys(deps.exposures, request);
+    if (marking === null) return done();
+    marking.then(() => done(), done);
+  });
 
   await app.register(swagger, openApiOptions({ publicUrl: deps.config.publicUrlSet ? deps.config.publicUrl : null }));
 

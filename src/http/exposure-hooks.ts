@@ -3,36 +3,43 @@
  * request is then refused with 400 api_key_in_query, which says nothing about
  * whether the key was valid), in the path, in the Referer header, or in a field of a parsed
  * request body. Each key-shaped text is handed to the ExposureWatch; only a
- * request that holds one pays for anything beyond a substring test.
+ * request that holds one pays for anything beyond a substring test: for every
+ * other request these return null, not a promise, so the hooks that call them
+ * go on at once.
  */
 import type { FastifyRequest } from 'fastify';
 import { keyShapedTexts, keyShapedValues } from '../domain/key-shape.ts';
 import type { ExposureWatch } from '../services/access/exposure.ts';
+import type { ExposureVia } from '../domain/key-life-records.ts';
 
 function route(request: FastifyRequest): string {
   const path = request.url.split('?')[0]!;
   return `${request.method} ${keyShapedTexts(path).length > 0 ? '[path with a key]' : path}`;
 }
 
-export async function watchForExposedKeys(watch: ExposureWatch, request: FastifyRequest): Promise<void> {
+/** Reports the keys found in the URL (query and path) and the Referer, in that order; null when there are none. */
+export function watchForExposedKeys(watch: ExposureWatch, request: FastifyRequest): Promise<void> | null {
+  const found: [ExposureVia, string[]][] = [];
   const q = request.url.indexOf('?');
-  if (q !== -1) {
-    const keys = keyShapedTexts(request.url.slice(q + 1));
-    if (keys.length > 0) await watch.report(keys, { via: 'query', address: request.ip, route: route(request) });
-  }
+  if (q !== -1) found.push(['query', keyShapedTexts(request.url.slice(q + 1))]);
   // A key as a path segment (a client's mistake) is in every access log too.
-  const pathKeys = keyShapedTexts(q === -1 ? request.url : request.url.slice(0, q));
-  if (pathKeys.length > 0) await watch.report(pathKeys, { via: 'path', address: request.ip, route: route(request) });
+  found.push(['path', keyShapedTexts(q === -1 ? request.url : request.url.slice(0, q))]);
   const referer = request.headers.referer;
-  if (typeof referer === 'string') {
-    const keys = keyShapedTexts(referer);
-    if (keys.length > 0) await watch.report(keys, { via: 'referer', address: request.ip, route: route(request) });
-  }
+  if (typeof referer === 'string') found.push(['referer', keyShapedTexts(referer)]);
+  return reportAll(watch, request, found);
 }
 
-export async function watchBodyForKeys(watch: ExposureWatch, request: FastifyRequest): Promise<void> {
+/** Reports the keys found in the fields of a parsed body; null when there are none. */
+export function watchBodyForKeys(watch: ExposureWatch, request: FastifyRequest): Promise<void> | null {
   const body: unknown = request.body;
-  if (body === undefined || body === null) return;
-  const keys = keyShapedValues(body);
-  if (keys.length > 0) await watch.report(keys, { via: 'body', address: request.ip, route: route(request) });
+  if (body === undefined || body === null) return null;
+  return reportAll(watch, request, [['body', keyShapedValues(body)]]);
+}
+
+function reportAll(watch: ExposureWatch, request: FastifyRequest, found: [ExposureVia, string[]][]): Promise<void> | null {
+  const reports = found.filter(([, keys]) => keys.length > 0);
+  if (reports.length === 0) return null;
+  return (async () => {
+    for (const [via, keys] of reports) await watch.report(keys, { via, address: request.ip, route: route(request) });
+  })();
 }

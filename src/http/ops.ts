@@ -55,8 +55,9 @@ export async function registerOps(app: FastifyInstance, deps: OpsDeps): Promise<
     return deps.metrics.text();
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     deps.metrics.request(request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 }
 

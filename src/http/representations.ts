@@ -57,45 +57,51 @@ export interface RepresentationOptions {
 export function registerRepresentations(app: FastifyInstance, { cache }: RepresentationOptions): void {
   app.addHook('onRoute', conditionalDocs);
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const method = request.method;
-    // Routes send their JSON as text; anything else (errors included) is left alone.
-    if (reply.statusCode !== 200 || typeof payload !== 'string' || (method !== 'GET' && method !== 'HEAD')) return payload;
-    // A larger body's bytes, in the shared scratch buffer (utf8-scratch.ts): digested, compared and compressed here, never sent.
-    // Nothing from here to the compression may await: another request's answer would overwrite the buffer.
-    let bytes: Buffer | undefined;
-    let tag: string | undefined;
-    // Small bodies digest in about a microsecond: only larger ones are worth remembering.
-    if (payload.length < COMPRESSION_THRESHOLD) tag = entityTag(payload);
-    else {
-      bytes = utf8View(payload);
-      tag = cache.knownTag(request.url, bytes);
-      if (tag === undefined) {
-        tag = entityTag(bytes);
-        cache.rememberTag(request.url, bytes, tag);
-      }
-    }
-    const compressible = bytes !== undefined;
-    // HEAD sends no body, so nothing to compress: its headers describe the identity body.
-    const coding = compressible && method === 'GET' ? chooseCoding(request.headers['accept-encoding']) : null;
-    // A compressed form is another representation of the same body: the same tag, weak (as RFC 9110 §8.8.1 allows).
-    const sentTag = coding === null ? tag : weakened(tag);
-    reply.header('ETag', sentTag);
-    reply.header('Cache-Control', CACHE_CONTROL);
-    if (compressible) addVary(reply, 'Accept-Encoding');
-    if (noneMatchFails(request.headers['if-none-match'], sentTag)) {
-      reply.code(304);
-      reply.removeHeader('content-type');
-      // HEAD: Fastify's own HEAD step turns the text into its Content-Length (the one a 200 would carry) and sends nothing.
-      return method === 'HEAD' ? payload : null;
-    }
-    if (coding === null || bytes === undefined) return payload;
-    let compressed = cache.get(tag, coding);
-    if (compressed === undefined) {
-      compressed = compress(bytes, coding);
-      cache.set(tag, coding, compressed);
-    }
-    reply.header('Content-Encoding', coding);
-    return compressed;
+  // Callback style: it never waits for anything, so it need not cost a promise and a microtask.
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    done(null, represent(cache, request, reply, payload));
   });
+}
+
+/** The payload to send for this answer: as it is, or compressed, or none (304); sets the headers that go with it. */
+function represent(cache: CompressedCache, request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  const method = request.method;
+  // Routes send their JSON as text; anything else (errors included) is left alone.
+  if (reply.statusCode !== 200 || typeof payload !== 'string' || (method !== 'GET' && method !== 'HEAD')) return payload;
+  // A larger body's bytes, in the shared scratch buffer (utf8-scratch.ts): digested, compared and compressed here, never sent.
+  // Nothing from here to the compression may await: another request's answer would overwrite the buffer.
+  let bytes: Buffer | undefined;
+  let tag: string | undefined;
+  // Small bodies digest in about a microsecond: only larger ones are worth remembering.
+  if (payload.length < COMPRESSION_THRESHOLD) tag = entityTag(payload);
+  else {
+    bytes = utf8View(payload);
+    tag = cache.knownTag(request.url, bytes);
+    if (tag === undefined) {
+      tag = entityTag(bytes);
+      cache.rememberTag(request.url, bytes, tag);
+    }
+  }
+  const compressible = bytes !== undefined;
+  // HEAD sends no body, so nothing to compress: its headers describe the identity body.
+  const coding = compressible && method === 'GET' ? chooseCoding(request.headers['accept-encoding']) : null;
+  // A compressed form is another representation of the same body: the same tag, weak (as RFC 9110 §8.8.1 allows).
+  const sentTag = coding === null ? tag : weakened(tag);
+  reply.header('ETag', sentTag);
+  reply.header('Cache-Control', CACHE_CONTROL);
+  if (compressible) addVary(reply, 'Accept-Encoding');
+  if (noneMatchFails(request.headers['if-none-match'], sentTag)) {
+    reply.code(304);
+    reply.removeHeader('content-type');
+    // HEAD: Fastify's own HEAD step turns the text into its Content-Length (the one a 200 would carry) and sends nothing.
+    return method === 'HEAD' ? payload : null;
+  }
+  if (coding === null || bytes === undefined) return payload;
+  let compressed = cache.get(tag, coding);
+  if (compressed === undefined) {
+    compressed = compress(bytes, coding);
+    cache.set(tag, coding, compressed);
+  }
+  reply.header('Content-Encoding', coding);
+  return compressed;
 }

@@ -98,8 +98,9 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
     }
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     gate.recordOutcome(request, reply.statusCode, reply.elapsedTime);
+    done();
   });
 
   // ETag, 304 and compression: before the routes, whose documentation it completes.
