@@ -145,7 +145,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       redis,
       async close() {
         // Pending counts are written if the database can be reached; if not, that is reported, and the
-        // process still stops cleanly.
+        // process still stops cleanly. The request log's timer stops first: the counts come first, and
+        // its writes would hold the lock they need.
+        requestLog.stop();
         await limiter.close().catch(onFlushError);
         await usage.close().catch(onFlushError);
         await requestLog.close().catch(onFlushError);

@@ -20,9 +20,14 @@ export function percentDecoded(text: string): string {
   return text.replaceAll('+', ' ').replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
+/** False when the text cannot hold a key-shaped text, as it is or percent-decoded: one regular-expression test. */
+export function mayHoldKeyShape(text: string): boolean {
+  return KEY_START.test(text);
+}
+
 /** Every key-shaped text in the text, as it is and percent-decoded. */
 export function keyShapedTexts(text: string): string[] {
-  if (!KEY_START.test(text)) return [];
+  if (!mayHoldKeyShape(text)) return [];
   const found = new Set<string>();
   for (const candidate of [text, percentDecoded(text)]) for (const m of candidate.matchAll(KEY_SHAPE)) found.add(m[0]);
   return [...found];

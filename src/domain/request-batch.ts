@@ -4,7 +4,7 @@
  * buffer, and the few strings that repeat (organisation, key, key prefix,
  * method, error code) are kept once, by index.
  *
- * Why: a server writes its log once a second, so every request's entry lived
+ * Why: a server wrote its log once a second, so every request's entry lived
  * for up to a second. As an object of its own (with its Request-Id and time
  * as new strings), each one outlived the young generation's collections,
  * which copied it twice and then promoted it for the old generation to
@@ -79,7 +79,7 @@ export class RequestBatch {
   }
 
   add(e: RequestToLog): void {
-    const at = this.reserve(3 * (e.path.length + e.requestId.length));
+    const at = this.reserve(1, 3 * (e.path.length + e.requestId.length));
     const n = this.numbers;
     const i = this.length * FIELDS;
     const pathBytes = this.textView.write(e.path, this.textEnd, 'utf8');
@@ -164,10 +164,11 @@ export class RequestBatch {
     return i;
   }
 
-  /** Makes room for one more request and up to textBytes of text; returns where its text starts. */
-  private reserve(textBytes: number): number {
-    if ((this.length + 1) * FIELDS > this.numbers.length) {
-      const grown = new Float64Array(this.numbers.length * 2);
+  /** Makes room for this many more requests and up to textBytes of text; returns where their text starts. */
+  private reserve(requests: number, textBytes: number): number {
+    const fields = (this.length + requests) * FIELDS;
+    if (fields > this.numbers.length) {
+      const grown = new Float64Array(Math.max(fields, this.numbers.length * 2));
       grown.set(this.numbers);
       this.numbers = grown;
     }
@@ -180,26 +181,35 @@ export class RequestBatch {
     return this.textEnd;
   }
 
-  /** Appends requests start to end of source. */
+  /**
+   * Appends requests start to end of source: their numbers and their text (the texts of
+   * consecutive requests are consecutive) in one copy each, then each string index mapped
+   * to this batch's, and each text position moved by the same amount.
+   */
   private copy(source: RequestBatch, start: number, end: number): void {
-    for (let i = start; i < end; i++) {
-      const s = source.numbers;
-      const at = i * FIELDS;
-      const textStart = s[at + TEXT_START]!;
-      const textBytes = s[at + PATH_BYTES]! + s[at + ID_BYTES]!;
-      const textAt = this.reserve(textBytes);
-      this.text.set(source.text.subarray(textStart, textStart + textBytes), textAt);
-      const n = this.numbers;
-      const to = this.length * FIELDS;
-      n.set(s.subarray(at, at + FIELDS), to);
-      n[to + ORG] = this.intern(source.strings[s[at + ORG]!]!);
-      n[to + KEY] = this.intern(source.strings[s[at + KEY]!]!);
-      n[to + PREFIX] = this.intern(source.strings[s[at + PREFIX]!]!);
-      n[to + METHOD] = this.intern(source.strings[s[at + METHOD]!]!);
-      if (s[at + ERROR] !== NONE) n[to + ERROR] = this.intern(source.strings[s[at + ERROR]!]!);
-      n[to + TEXT_START] = textAt;
-      this.textEnd += textBytes;
-      this.length++;
+    const count = end - start;
+    if (count <= 0) return;
+    const s = source.numbers;
+    const textFrom = s[start * FIELDS + TEXT_START]!;
+    const last = (end - 1) * FIELDS;
+    const textTo = s[last + TEXT_START]! + s[last + PATH_BYTES]! + s[last + ID_BYTES]!;
+    const textAt = this.reserve(count, textTo - textFrom);
+    this.text.set(source.text.subarray(textFrom, textTo), textAt);
+    const n = this.numbers;
+    const first = this.length * FIELDS;
+    n.set(s.subarray(start * FIELDS, end * FIELDS), first);
+    const mapped: number[] = [];
+    const map = (i: number): number => (mapped[i] ??= this.intern(source.strings[i]!));
+    const shift = textAt - textFrom;
+    for (let at = first; at < first + count * FIELDS; at += FIELDS) {
+      n[at + ORG] = map(n[at + ORG]!);
+      n[at + KEY] = map(n[at + KEY]!);
+      n[at + PREFIX] = map(n[at + PREFIX]!);
+      n[at + METHOD] = map(n[at + METHOD]!);
+      if (n[at + ERROR] !== NONE) n[at + ERROR] = map(n[at + ERROR]!);
+      n[at + TEXT_START] = n[at + TEXT_START]! + shift;
     }
+    this.textEnd += textTo - textFrom;
+    this.length += count;
   }
 }

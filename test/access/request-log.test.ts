@@ -109,6 +109,9 @@ describe('request log', () => {
     assert.ok(!JSON.stringify(entry).includes(randomPart(live.key)));
     assert.equal(loggedPath(`/v1/codes?limit=2&q=${encodeURIComponent(live.key)}&token=abc`), '/v1/codes?limit=2&q=[REDACTED]&token=[REDACTED]');
     assert.equal(loggedPath(`/v1/codes?${live.key}`), '/v1/codes?[REDACTED]');
+    const encoded = `%73%76%63%5F${live.key.slice(4)}`;
+    assert.equal(loggedPath(`/v1/codes/${encoded}?q=${encoded}`), '/v1/codes/[REDACTED]?q=[REDACTED]', 'percent-encoded, too');
+    assert.equal(loggedPath('/v1/codes/dx%3AA01.1?limit=5'), '/v1/codes/dx%3AA01.1?limit=5', 'an escape that hides no key is kept as it is');
   });
 
   test("kept for the organisation's days or count, whichever ends first", async () => {

@@ -57,7 +57,7 @@ test('every request reads back as it was recorded, through slices, joins and ano
   );
 });
 
-test('a request added after a join or a trip across threads lands after the others', () => {
+test('a request added after a join or a trip across threads (an empty one too) lands after the others', () => {
   const e = (id: string): RequestLogEntry => ({
     orgId: 'org_1',
     keyId: 'key_1',
@@ -73,6 +73,13 @@ test('a request added after a join or a trip across threads lands after the othe
   const joined = RequestBatch.of([e('a')]).concat(RequestBatch.of([e('b')]));
   joined.add({ ...e('c'), atMs: Date.parse(e('c').at) });
   const received = acrossThreads(joined);
+  const fromEmpty = acrossThreads(new RequestBatch());
+  fromEmpty.add({ ...e('first'), atMs: Date.parse(e('first').at) });
+  assert.deepEqual(
+    fromEmpty.entries().map((x) => x.requestId),
+    ['first'],
+    'a batch received empty takes requests too',
+  );
   received.add({ ...e('d'), atMs: Date.parse(e('d').at), errorCode: 'code_not_found', status: 404 });
   assert.deepEqual(
     received.entries().map((x) => [x.requestId, x.status, x.errorCode, x.path]),

@@ -18,7 +18,7 @@ import { InvalidRequest } from '../../errors.ts';
 import { flushUntilWritten } from '../../store/flush-until-written.ts';
 import type { KeyLifeStore, LoggedRequest, RequestLogEntry } from '../../store/key-life-store.ts';
 import { RequestBatch } from '../../domain/request-batch.ts';
-import { holdsKeyShape } from '../../domain/key-shape.ts';
+import { holdsKeyShape, mayHoldKeyShape } from '../../domain/key-shape.ts';
 import type { AdminDeps } from './admin.ts';
 
 const DAY_MS = 86_400_000;
@@ -40,7 +40,7 @@ export const APPEND_SLICE = 200;
 /** An entry as recorded on the hot path: the time as a number, turned into text only when written. */
 export interface PendingRequest extends Omit<RequestLogEntry, 'at' | 'path'> {
   atMs: number;
-  /** The request's URL, redacted (loggedPath) as it is recorded: nearly every URL costs three substring tests. */
+  /** The request's URL, redacted (loggedPath) as it is recorded: nearly every URL costs a regular-expression test and a substring test. */
   url: string;
 }
 
@@ -58,13 +58,15 @@ export class RequestLogRecorder {
     this.store = store;
     this.now = options.now;
     this.timer = setInterval(() => {
-      this.flush().catch(options.onFlushError ?? (() => undefined));
+      // A flush still under way (the database busy, the writes slow) is not joined by another one each tick.
+      if (this.running === null) this.flush().catch(options.onFlushError ?? (() => undefined));
     }, options.flushIntervalMs ?? FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
-  /** The flush running or last run: the next one starts after it. */
-  private flushing: Promise<void> = Promise.resolve();
+  /** The flush under way, and the one flush waiting to start after it. */
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
 
   record(e: PendingRequest): void {
     if (this.pending.length >= MAX_PENDING) {
@@ -86,14 +88,35 @@ export class RequestLogRecorder {
   }
 
   /**
-   * Writes what was recorded before the call. Flushes run one after another:
-   * a flush that found the batch already taken by the timer's would otherwise
-   * return before that batch was written.
+   * Writes what was recorded before the call. Flushes run one after another
+   * (a flush that found the batch already taken by the one under way would
+   * otherwise return before that batch was written), and at most one waits:
+   * every call made while one waits shares it, as it starts after them all.
    */
   flush(): Promise<void> {
-    const run = this.flushing.then(() => this.flushNow());
-    this.flushing = run.catch(() => undefined);
+    if (this.queued !== null) return this.queued;
+    if (this.running === null) return this.start();
+    const queued = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        return this.start();
+      });
+    this.queued = queued;
+    return queued;
+  }
+
+  private start(): Promise<void> {
+    const run = this.flushNow().finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
     return run;
+  }
+
+  /** No more flushes on the timer (close() still writes what is pending): before the other recorders' last writes, so that they do not wait on this one's. */
+  stop(): void {
+    clearInterval(this.timer);
   }
 
   private async flushNow(): Promise<void> {
@@ -132,7 +155,7 @@ export class RequestLogRecorder {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.stop();
     await flushUntilWritten(
       () => this.flush(),
       () => this.pending.length > 0,
@@ -146,8 +169,8 @@ export class RequestLogRecorder {
  * parameters (the dashboard's one-time link tokens).
  */
 export function loggedPath(url: string): string {
-  // Nearly every URL holds nothing to redact: no key prefix, no escape that could hide one, no token.
-  if (!url.includes('svc_') && !url.includes('%') && !url.includes('token')) return url;
+  // Nearly every URL holds nothing to redact: no key prefix (as it is or percent-encoded), no token.
+  if (!mayHoldKeyShape(url) && !url.includes('token')) return url;
   const q = url.indexOf('?');
   const redact = (part: string) => (holdsKeyShape(part) ? '[REDACTED]' : part);
   const path = url

@@ -30,7 +30,9 @@ db.exec(`PRAGMA wal_autocheckpoint = ${checkpointPages}`);
  */
 function yieldToTheEventLoop(): void {
   try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), WRITER_NICE);
+    // `PID/task/TID`: only this process's own /proc, never a thread of another one.
+    const [pid, , tid] = readlinkSync('/proc/thread-self').split('/');
+    if (Number(pid) === process.pid) setPriority(Number(tid), WRITER_NICE);
   } catch {
     // No /proc, or not allowed: the default priority.
   }
@@ -38,9 +40,11 @@ function yieldToTheEventLoop(): void {
 yieldToTheEventLoop();
 
 function append(request: WriteRequest): WriteResponse {
+  // Decoded before the lock is taken: the event loop's own writes to the file wait for none of it.
+  const entries = RequestBatch.unpack(request.batch).entries();
   try {
     db.exec('BEGIN IMMEDIATE');
-    insertRequests(db, RequestBatch.unpack(request.batch));
+    insertRequests(db, entries);
     db.exec('COMMIT');
     return { seq: request.seq, written: true };
   } catch (error) {

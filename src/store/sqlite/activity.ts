@@ -2,7 +2,8 @@
  * The server's own bookkeeping in a database file of its own, `<database>.activity`:
  * the limit counters, the daily usage, the request log and each key's last use.
  *
- * The server commits these every second. In the database file itself every
+ * The server commits these every second (the request log ten times a second,
+ * from a thread of its own). In the database file itself every
  * such commit moved the file's data version, and SQLite drops a connection's
  * page cache when it begins reading after another connection committed: the
  * batch reader's thread (and any other reader: a CLI command, a backup) found

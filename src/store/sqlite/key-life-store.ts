@@ -1,4 +1,9 @@
-/** KeyLifeStore over node:sqlite, sharing the store's connection: the shared queries, and an append that never waits for the lock. */
+/**
+ * KeyLifeStore over node:sqlite, sharing the store's connection: the shared
+ * queries, and the request log's append, made on a writer thread
+ * (activity-writer.ts) that waits a moment for the activity file's lock, or
+ * on the event loop without waiting for it.
+ */
 import type { DatabaseSync } from 'node:sqlite';
 import type { RequestBatch } from '../../domain/request-batch.ts';
 import { SqlKeyLifeStore } from '../sql/key-life-queries.ts';
@@ -24,8 +29,8 @@ export class SqliteKeyLifeStore extends SqlKeyLifeStore {
           );
   }
 
-  appendRequests(batch: RequestBatch): Promise<boolean> {
-    if (this.writer === null) return Promise.resolve(this.appendOnEventLoop(batch));
+  async appendRequests(batch: RequestBatch): Promise<boolean> {
+    if (this.writer === null) return this.appendOnEventLoop(batch);
     return this.writer.append(batch);
   }
 
@@ -37,6 +42,7 @@ export class SqliteKeyLifeStore extends SqlKeyLifeStore {
   /** Never waits for the lock: the caller keeps the batch for its next flush. */
   private appendOnEventLoop(batch: RequestBatch): boolean {
     if (batch.length === 0) return true;
-    return writeActivity(this.db, () => insertRequests(this.db, batch));
+    const entries = batch.entries();
+    return writeActivity(this.db, () => insertRequests(this.db, entries));
   }
 }

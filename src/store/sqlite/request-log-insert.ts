@@ -1,18 +1,15 @@
 /** The request log's append on SQLite, shared by the writer thread and the event loop's fallback. */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { RequestBatch } from '../../domain/request-batch.ts';
+import type { RequestLogEntry } from '../../domain/key-life-records.ts';
 
 const INSERT = `INSERT INTO request_log (org_id, key_id, key_prefix, at, method, path, status, error_code, duration_ms, request_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 const statements = new WeakMap<DatabaseSync, StatementSync>();
 
-/** Inserts every request of the batch; the caller holds the transaction. */
-export function insertRequests(db: DatabaseSync, batch: RequestBatch): void {
+/** Inserts the entries (decoded before the caller took the lock: RequestBatch.entries()); the caller holds the transaction. */
+export function insertRequests(db: DatabaseSync, entries: readonly RequestLogEntry[]): void {
   let insert = statements.get(db);
   if (insert === undefined) statements.set(db, (insert = db.prepare(INSERT)));
-  for (let i = 0; i < batch.length; i++) {
-    const e = batch.entry(i);
-    insert.run(e.orgId, e.keyId, e.keyPrefix, e.at, e.method, e.path, e.status, e.errorCode, e.durationMs, e.requestId);
-  }
+  for (const e of entries) insert.run(e.orgId, e.keyId, e.keyPrefix, e.at, e.method, e.path, e.status, e.errorCode, e.durationMs, e.requestId);
 }
