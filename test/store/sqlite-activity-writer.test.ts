@@ -60,7 +60,7 @@ async function logged(store: SqliteStore): Promise<string[]> {
 
 /** The writer's thread, while one runs. */
 function writerThread(store: SqliteStore): Worker | null {
-  return (store.keyLife as unknown as { writer: { thread: Worker | null } }).writer.thread;
+  return (store.keyLife as unknown as { writer: { thread: { worker: Worker } | null } }).writer.thread?.worker ?? null;
 }
 
 test('appends are written on a thread of their own, in order, and read back at once on the store’s connection', async () => {

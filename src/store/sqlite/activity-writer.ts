@@ -17,8 +17,8 @@
  * before another thread starts: nothing it was sent is lost, and a batch it
  * had committed in the instant before it died, unanswered, is written twice.
  */
-import { Worker } from 'node:worker_threads';
 import type { PackedRequests, RequestBatch } from '../../domain/request-batch.ts';
+import { AnsweringThread, type Unanswered } from './answering-thread.ts';
 import { noteWrite } from './read-turn.ts';
 
 /** How long the thread waits for the activity file's write lock (the server's own counts hold it for a millisecond or two). */
@@ -44,24 +44,24 @@ export interface WriteRequest {
 
 export type WriteResponse = { seq: number; written: boolean } | { seq: number; error: string };
 
-interface Waiting {
-  batch: RequestBatch;
-  resolve: (written: boolean) => void;
-  reject: (error: Error) => void;
+/** A response as whether the batch was written, or the error it reports. */
+function written(response: WriteResponse): boolean {
+  if ('error' in response) throw new Error(`the request log's append failed: ${response.error}`);
+  // Read back at once on the event loop's connection (read-turn.ts).
+  if (response.written) noteWrite();
+  return response.written;
 }
+
+/** The thread: it answers whether each batch was written, and keeps the batch beside its message. */
+type WriterThread = AnsweringThread<WriteRequest, WriteResponse, boolean, RequestBatch>;
 
 export class ActivityWriter {
   private readonly init: ActivityWriterInit;
   private readonly onEventLoop: (batch: RequestBatch) => boolean;
-  private thread: Worker | null = null;
-  private readonly waiting = new Map<number, Waiting>();
+  private thread: WriterThread | null = null;
   private seq = 0;
   private restartAt = 0;
   private closed = false;
-  /** Runs while the thread has something to answer: ANSWER_DEADLINE_MS from its last answer. */
-  private deadline: NodeJS.Timeout | undefined;
-  /** Settles once everything sent so far is answered. */
-  private last: Promise<unknown> = Promise.resolve();
 
   /** onEventLoop: the same append on the store's own connection, while no thread runs. */
   constructor(init: ActivityWriterInit, onEventLoop: (batch: RequestBatch) => boolean) {
@@ -74,107 +74,58 @@ export class ActivityWriter {
     if (batch.length === 0) return true;
     const thread = this.running();
     if (thread === null) return this.onEventLoop(batch);
-    const seq = ++this.seq;
-    const written = new Promise<boolean>((resolve, reject) => {
-      if (this.waiting.size === 0) thread.ref();
-      this.waiting.set(seq, { batch, resolve, reject });
-    });
-    this.last = written.catch(() => undefined);
-    if (this.waiting.size === 1) this.armDeadline();
+    const packed = batch.pack();
+    let answer: Promise<boolean>;
     try {
-      const packed = batch.pack();
-      thread.postMessage({ seq, batch: packed } satisfies WriteRequest, [packed.numbers.buffer, packed.text.buffer]);
-    } catch (error) {
+      // The batch is kept beside the message: a thread that dies with it unanswered still has it written (gone()).
+      answer = thread.ask({ seq: ++this.seq, batch: packed }, batch, [packed.numbers.buffer, packed.text.buffer]);
+    } catch {
       // Not sent: written here instead.
-      const waiting = this.waiting.get(seq)!;
-      this.waiting.delete(seq);
-      if (this.waiting.size === 0) this.idle();
-      this.settle(waiting, error);
+      return this.onEventLoop(batch);
     }
-    return written;
+    return answer;
   }
 
   /** Waits for the appends sent, then stops the thread; later appends are written on the event loop. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.last;
     const thread = this.thread;
     this.thread = null;
-    clearTimeout(this.deadline);
-    await thread?.terminate();
+    await thread?.stop();
   }
 
   /** The thread, started if none runs (null while closed, or for a while after one died). */
-  private running(): Worker | null {
+  private running(): WriterThread | null {
     if (this.closed) return null;
     if (this.thread !== null) return this.thread;
     if (performance.now() < this.restartAt) return null;
-    const thread = new Worker(new URL('./activity-writer-worker.js', import.meta.url), {
-      workerData: this.init,
-      // One slice at a time: a few hundred requests (200 with 16 000-character paths fit).
-      resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 2 },
-    });
-    thread.unref();
-    thread.on('message', (response: WriteResponse) => this.answered(response));
-    thread.on('error', (error: Error) => this.gone(thread, error));
-    thread.on('messageerror', (error: Error) => this.giveUp(thread, error));
-    thread.on('exit', (code) => this.gone(thread, new Error(`the request log's writer thread stopped (exit code ${code})`)));
-    this.thread = thread;
-    return thread;
-  }
-
-  private answered(response: WriteResponse): void {
-    const waiting = this.waiting.get(response.seq);
-    if (waiting === undefined) return;
-    this.waiting.delete(response.seq);
-    if (this.waiting.size === 0) this.idle();
-    else this.armDeadline();
-    if ('error' in response) return waiting.reject(new Error(`the request log's append failed: ${response.error}`));
-    // Read back at once on the event loop's connection (read-turn.ts).
-    if (response.written) noteWrite();
-    waiting.resolve(response.written);
-  }
-
-  /** Nothing waits: the thread neither keeps the process alive nor is watched. */
-  private idle(): void {
-    clearTimeout(this.deadline);
-    this.thread?.unref();
-  }
-
-  /** Starts the deadline again from now (after an answer, or for a first append). */
-  private armDeadline(): void {
-    clearTimeout(this.deadline);
-    const thread = this.thread;
-    if (thread === null) return;
-    this.deadline = setTimeout(
-      () => this.giveUp(thread, new Error(`the request log's writer thread answered nothing for ${ANSWER_DEADLINE_MS} ms`)),
-      ANSWER_DEADLINE_MS,
+    this.thread = new AnsweringThread(
+      {
+        entry: new URL('./activity-writer-worker.js', import.meta.url),
+        workerData: this.init,
+        // One slice at a time: a few hundred requests (200 with 16 000-character paths fit).
+        resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 2 },
+        deadlineMs: ANSWER_DEADLINE_MS,
+        name: "the request log's writer thread",
+      },
+      written,
+      (thread, error, unanswered) => this.gone(thread, error, unanswered),
     );
-    this.deadline.unref();
-  }
-
-  private giveUp(thread: Worker, error: Error): void {
-    this.gone(thread, error);
-    void thread.terminate();
+    return this.thread;
   }
 
   /** The thread is gone: what it was sent and did not answer is written on the event loop. */
-  private gone(thread: Worker, error: Error): void {
-    if (this.thread !== thread) return;
-    this.thread = null;
-    clearTimeout(this.deadline);
-    this.restartAt = performance.now() + RESTART_DELAY_MS;
-    const unanswered = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const waiting of unanswered) this.settle(waiting, error);
-  }
-
-  /** Writes a batch the thread did not answer for; its append fails only if that write fails too. */
-  private settle(waiting: Waiting, cause: unknown): void {
-    try {
-      waiting.resolve(this.onEventLoop(waiting.batch));
-    } catch (error) {
-      waiting.reject(new Error(`the request log's append failed on the event loop after its thread failed (${String(cause)})`, { cause: error }));
+  private gone(thread: WriterThread, cause: Error, unanswered: Unanswered<boolean, RequestBatch>[]): void {
+    if (this.thread === thread) {
+      this.thread = null;
+      this.restartAt = performance.now() + RESTART_DELAY_MS;
+    }
+    for (const waiting of unanswered) {
+      try {
+        waiting.resolve(this.onEventLoop(waiting.context));
+      } catch (error) {
+        waiting.reject(new Error(`the request log's append failed on the event loop after its thread failed (${cause.message})`, { cause: error }));
+      }
     }
   }
 }

@@ -43,7 +43,7 @@
  * with the reason (the store then reads those batches on the event loop) and
  * another starts with a batch a few seconds later.
  */
-import { Worker } from 'node:worker_threads';
+import { AnsweringThread } from './answering-thread.ts';
 import type { BatchRecords } from '../../domain/navigation.ts';
 import type { RawPage } from '../../domain/pages.ts';
 import type { CodeRecord } from '../../domain/records.ts';
@@ -101,11 +101,6 @@ export type ReaderRequest = {
 export type ReaderResponse =
   { seq: number; json: Uint8Array; missing: string[] } | { seq: number; page: RawPage<SearchKey, CodeRecord> } | { seq: number; error: string };
 
-interface Waiting {
-  resolve: (answer: BatchRecords | RawPage<SearchKey, CodeRecord>) => void;
-  reject: (error: Error) => void;
-}
-
 /**
  * How long the thread may go without answering anything, while it has
  * something to answer, before it is taken for stuck. A batch takes ~1 ms and
@@ -116,83 +111,43 @@ interface Waiting {
  */
 const ANSWER_DEADLINE_MS = 10_000;
 
-/** One thread and what it has been asked and not yet answered. */
-class ReaderThread {
-  readonly worker: Worker;
-  readonly waiting = new Map<number, Waiting>();
-  private readonly onGone: (thread: ReaderThread, error: Error) => void;
-  /** Runs while the thread has something to answer: ANSWER_DEADLINE_MS from its last answer. */
-  private deadline: NodeJS.Timeout | undefined;
-  /** The last request asked: the thread answers in order, so once it is settled every earlier one is. */
-  last: Promise<unknown> = Promise.resolve();
-  /** Answers given. */
-  answered = 0;
+type ReaderAnswer = BatchRecords | RawPage<SearchKey, CodeRecord>;
+
+/** One thread of the pool: it answers what it is asked in order, and may lead. */
+class ReaderThread extends AnsweringThread<ReaderRequest, ReaderResponse, ReaderAnswer> {
   /** It keeps its snapshot between answers and copies the WAL (BatchReaderInit.shareSnapshot). */
   readonly leads: boolean;
 
-  constructor(init: BatchReaderInit, onGone: (thread: ReaderThread, error: Error) => void) {
-    this.onGone = onGone;
-    this.leads = init.shareSnapshot ?? true;
-    // Its heap holds one batch at a time: under 1 MB for the bench's records, ~100 MB for 200 of the
-    // largest a row may hold (32 KiB of text, escaped); the bound keeps a runaway from growing the process.
-    this.worker = new Worker(new URL('./batch-reader-worker.js', import.meta.url), {
-      workerData: init,
-      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 },
-    });
-    // An idle thread does not keep the process alive; one with work to answer does.
-    this.worker.unref();
-    this.worker.on('message', (response: ReaderResponse) => {
-      const waiting = this.waiting.get(response.seq);
-      if (waiting === undefined) return;
-      this.waiting.delete(response.seq);
-      this.answered++;
-      this.armDeadline();
-      if (this.waiting.size === 0) this.worker.unref();
-      if ('json' in response) {
-        const { json, missing } = response;
-        waiting.resolve({ json: Buffer.from(json.buffer, json.byteOffset, json.byteLength), missing });
-      } else if ('page' in response) waiting.resolve(response.page);
-      else waiting.reject(new Error(`read on the reader thread failed: ${response.error}`));
-    });
-    this.worker.on('error', (error: Error) => onGone(this, error));
-    // An answer that cannot be read would leave its batch waiting: the thread is given up.
-    this.worker.on('messageerror', (error: Error) => this.giveUp(error));
-    this.worker.on('exit', (code) => onGone(this, new Error(`the batch reader thread stopped (exit code ${code})`)));
-  }
-
-  ask(request: ReaderRequest): Promise<BatchRecords | RawPage<SearchKey, CodeRecord>> {
-    const answer = new Promise<BatchRecords | RawPage<SearchKey, CodeRecord>>((resolve, reject) => {
-      if (this.waiting.size === 0) this.worker.ref();
-      this.waiting.set(request.seq, { resolve, reject });
-      if (this.waiting.size === 1) this.armDeadline();
-      this.worker.postMessage(request);
-    });
-    this.last = answer.catch(() => undefined);
-    return answer;
-  }
-
-  failAll(error: Error): void {
-    clearTimeout(this.deadline);
-    for (const waiting of this.waiting.values()) waiting.reject(error);
-    this.waiting.clear();
-  }
-
-  /** Starts the deadline again from now while something waits (after an answer, or for a first question); clears it otherwise. */
-  private armDeadline(): void {
-    clearTimeout(this.deadline);
-    if (this.waiting.size === 0) return;
-    this.deadline = setTimeout(
-      () => this.giveUp(new Error(`the batch reader thread answered nothing for ${ANSWER_DEADLINE_MS} ms with ${this.waiting.size} questions waiting`)),
-      ANSWER_DEADLINE_MS,
+  constructor(init: BatchReaderInit, onGone: (thread: ReaderThread) => void) {
+    super(
+      {
+        entry: new URL('./batch-reader-worker.js', import.meta.url),
+        workerData: init,
+        // Its heap holds one batch at a time: under 1 MB for the bench's records, ~100 MB for 200 of the
+        // largest a row may hold (32 KiB of text, escaped); the bound keeps a runaway from growing the process.
+        resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 },
+        deadlineMs: ANSWER_DEADLINE_MS,
+        name: 'the batch reader thread',
+      },
+      readerAnswer,
+      // What it was asked and did not answer is refused with the reason (the store then reads it on the event loop).
+      (thread, error, unanswered) => {
+        onGone(thread as ReaderThread);
+        for (const waiting of unanswered) waiting.reject(error);
+      },
     );
-    this.deadline.unref();
+    this.leads = init.shareSnapshot ?? true;
   }
+}
 
-  /** Refuses what the thread was asked and stops it: it is not answering. */
-  private giveUp(error: Error): void {
-    this.onGone(this, error);
-    void this.worker.terminate();
+/** A response as the answer it carries, or the error it reports. */
+function readerAnswer(response: ReaderResponse): ReaderAnswer {
+  if ('json' in response) {
+    const { json, missing } = response;
+    return { json: Buffer.from(json.buffer, json.byteOffset, json.byteLength), missing };
   }
+  if ('page' in response) return response.page;
+  throw new Error(`read on the reader thread failed: ${response.error}`);
 }
 
 export interface BatchReaderOptions {
@@ -245,14 +200,20 @@ export class BatchReader {
 
   private ask(request: ReaderRequest): Promise<BatchRecords | RawPage<SearchKey, CodeRecord>> {
     if (this.closing !== null) return Promise.reject(new Error('the store is closed'));
-    return this.pick()?.ask(request) ?? Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
+    const thread = this.pick();
+    if (thread === null) return Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
+    try {
+      return thread.ask(request, undefined);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /** The thread with the least to answer; a new one when every thread has something and there is room. */
   private pick(): ReaderThread | null {
     let best: ReaderThread | null = null;
-    for (const thread of this.threads) if (best === null || thread.waiting.size < best.waiting.size) best = thread;
-    if (best !== null && (best.waiting.size === 0 || this.threads.length >= this.maxThreads)) return best;
+    for (const thread of this.threads) if (best === null || thread.pending < best.pending) best = thread;
+    if (best !== null && (best.pending === 0 || this.threads.length >= this.maxThreads)) return best;
     // A thread that cannot start (or keeps dying) must not cost every request a thread start.
     if (performance.now() < this.restartAt) return best;
     // One thread (the first, or the one that replaces it when it dies) shares snapshots between its
@@ -261,7 +222,7 @@ export class BatchReader {
     const init = leads
       ? this.init
       : { ...this.init, shareSnapshot: false, snapshotMaxMs: Math.min(this.init.snapshotMaxMs ?? SNAPSHOT_MAX_MS, FOLLOWER_SNAPSHOT_MAX_MS) };
-    const thread = new ReaderThread(init, (gone, error) => this.gone(gone, error));
+    const thread = new ReaderThread(init, (gone) => this.gone(gone));
     this.threads.push(thread);
     return thread;
   }
@@ -271,22 +232,15 @@ export class BatchReader {
     this.closing ??= (async () => {
       const threads = this.threads;
       this.threads = [];
-      await Promise.all(
-        threads.map(async (thread) => {
-          await thread.last;
-          await thread.worker.terminate();
-        }),
-      );
+      await Promise.all(threads.map((thread) => thread.stop()));
     })();
     return this.closing;
   }
 
-  private gone(thread: ReaderThread, error: Error): void {
+  private gone(thread: ReaderThread): void {
     const at = this.threads.indexOf(thread);
-    if (at !== -1) {
-      this.threads.splice(at, 1);
-      this.restartAt = performance.now() + this.restartDelayMs;
-    }
-    thread.failAll(error);
+    if (at === -1) return;
+    this.threads.splice(at, 1);
+    this.restartAt = performance.now() + this.restartDelayMs;
   }
 }
