@@ -5,14 +5,8 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
-import {
-  dropOneCharacterPrefixes,
-  indexExistingCodes,
-  rebuildSearchWords,
-  refoldSearchRows,
-  SEARCH_WORDS_CHURN_SCHEMA,
-  SQLITE_SEARCH_SCHEMA,
-} from './search.ts';
+import { SEARCH_WORDS_CHURN_SCHEMA, SQLITE_SEARCH_SCHEMA } from './search.ts';
+import { dropOneCharacterPrefixes, indexExistingCodes, rebuildSearchWords, refoldSearchRows } from './search-migrations.ts';
 import { fillSearchTerms } from './search-terms.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';

@@ -19,18 +19,7 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { CodeRecord } from '../../domain/records.ts';
-import {
-  refoldedSearchRow,
-  searchTexts,
-  storedSearchRow,
-  walkSearch,
-  type CodeSearchQuery,
-  type SearchGroup,
-  type SearchKey,
-  type SearchRow,
-  type SearchTuning,
-  type StoredSearchSource,
-} from '../search-walk.ts';
+import { searchTexts, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow, type SearchTuning } from '../search-walk.ts';
 import { tokenizedText } from '../../domain/search-text.ts';
 import type { RawPage } from '../store.ts';
 import { matchExpression, SearchTermWriter } from './search-terms.ts';
@@ -66,7 +55,7 @@ export const SQLITE_SEARCH_SCHEMA = `
 export const SEARCH_WORDS_SCHEMA = wordIndexSchema('2 3');
 
 /** The word index as schema 12 to 15 made it: a one-character prefix level too. */
-const SEARCH_WORDS_SCHEMA_12 = wordIndexSchema('1 2 3');
+export const SEARCH_WORDS_SCHEMA_12 = wordIndexSchema('1 2 3');
 
 function wordIndexSchema(prefixes: string): string {
   return `
@@ -76,9 +65,6 @@ function wordIndexSchema(prefixes: string): string {
   INSERT INTO search_words (search_words, rank) VALUES ('hashsize', 8388608);
 `;
 }
-
-/** Rows indexed at a time by the migration. */
-const INDEX_CHUNK = 2_000;
 
 /**
  * The search table's index on folded display, as migration 11 left it. New
@@ -138,7 +124,7 @@ export function mergeWordIndexAfter(db: DatabaseSync, revised: number): void {
 }
 
 /** Merges the word index into one segment (FTS5 'optimize') and starts the count of revisions since again. */
-function mergeWordIndex(db: DatabaseSync): void {
+export function mergeWordIndex(db: DatabaseSync): void {
   db.exec("INSERT INTO search_words (search_words) VALUES ('optimize')");
   db.exec('UPDATE search_words_churn SET revised = 0 WHERE id = 1');
 }
@@ -241,90 +227,6 @@ export class SqliteSearchIndexer {
     if (this.rebuilding) this.db.exec(REBUILT_INDEX);
     this.rebuilding = false;
   }
-}
-
-/** Builds the search rows of every stored code (migration 7, which adds search; search_terms comes with 9). */
-export function indexExistingCodes(db: DatabaseSync): void {
-  const indexer = new SqliteSearchIndexer(db, { terms: false });
-  const all = db.prepare('SELECT id, system, code, status, json FROM codes ORDER BY id');
-  let chunk: SearchRow[] = [];
-  for (const r of all.iterate() as Iterable<StoredSearchSource>) {
-    chunk.push(storedSearchRow(r));
-    if (chunk.length === INDEX_CHUNK) {
-      indexer.writeMany(chunk);
-      chunk = [];
-    }
-  }
-  indexer.writeMany(chunk);
-  indexer.finish();
-}
-
-/**
- * Migration 12: the word index rebuilt without word positions (see the top of
- * this file). A contentless index cannot give its words back, so they are
- * made again from the stored records, under the sequence each already has.
- */
-export function rebuildSearchWords(db: DatabaseSync): void {
-  rebuildWordIndex(db, SEARCH_WORDS_SCHEMA_12, null);
-}
-
-/**
- * Migration 16: the word index rebuilt without its one-character prefix
- * level, and the words that a one-character query now reads its second
- * characters from (those whose first two code units are not both ASCII)
- * added to the word list.
- */
-export function dropOneCharacterPrefixes(db: DatabaseSync): void {
-  const terms = new SearchTermWriter(db);
-  rebuildWordIndex(db, SEARCH_WORDS_SCHEMA, terms);
-  terms.flush();
-  // Merged into one segment, as mergeWordIndexAfter leaves it. The rebuild of the bench's 1 000 000
-  // codes left seven, and page 101 of two common words took 1.5-3.3x the first page at the store;
-  // merged (2.2 s), 1.0-1.4x.
-  mergeWordIndex(db);
-}
-
-function rebuildWordIndex(db: DatabaseSync, schema: string, terms: SearchTermWriter | null): void {
-  db.exec('DROP TABLE search_words');
-  db.exec(schema);
-  const insert = db.prepare('INSERT INTO search_words (rowid, words) VALUES (?, ?)');
-  const all = db.prepare('SELECT s.seq, c.id, c.system, c.code, c.status, c.json FROM search_codes s JOIN codes c ON c.id = s.id ORDER BY s.seq');
-  for (const r of all.iterate() as Iterable<StoredSearchSource & { seq: number }>) {
-    const text = tokenizedText(searchTexts(storedSearchRow(r)));
-    insert.run(r.seq, text);
-    terms?.write(text);
-  }
-}
-
-/**
- * Migration 13: the search rows of the records whose folding changed when it
- * began to lower-case after NFKD too (refoldedSearchRow): their folded code
- * and display, their words in FTS5, and the word list. Every other record is
- * left as it is; most are passed over without their JSON being parsed.
- */
-export function refoldSearchRows(db: DatabaseSync): void {
-  const page = db.prepare(
-    'SELECT s.seq, c.id, c.system, c.code, c.status, c.json FROM search_codes s JOIN codes c ON c.id = s.id WHERE s.seq > ? ORDER BY s.seq LIMIT ?',
-  );
-  const update = db.prepare('UPDATE search_codes SET folded_code = ?, folded_display = ? WHERE seq = ?');
-  const remove = db.prepare('DELETE FROM search_words WHERE rowid = ?');
-  const insert = db.prepare('INSERT INTO search_words (rowid, words) VALUES (?, ?)');
-  const terms = new SearchTermWriter(db);
-  for (let after = 0; ;) {
-    const rows = page.all(after, INDEX_CHUNK) as unknown as (StoredSearchSource & { seq: number })[];
-    for (const r of rows) {
-      const row = refoldedSearchRow(r);
-      if (row === null) continue;
-      const text = tokenizedText(searchTexts(row));
-      update.run(row.foldedCode, row.foldedDisplay, r.seq);
-      remove.run(r.seq);
-      insert.run(r.seq, text);
-      terms.write(text);
-    }
-    if (rows.length < INDEX_CHUNK) break;
-    after = Number(rows.at(-1)!.seq);
-  }
-  terms.flush();
 }
 
 type Statements = { arrays(sql: string): StatementSync };
