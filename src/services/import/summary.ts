@@ -24,6 +24,7 @@ export interface ImportSummary {
   /** Ids of the first and last change written, or null when none. */
   firstChangeId: number | null;
   lastChangeId: number | null;
+  /** From the start of reading the file to the commit seen by running servers. */
   durationMs: number;
 }
 
