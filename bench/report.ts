@@ -61,7 +61,7 @@ export interface ReportInput {
 }
 
 /** Responses with another status than expected, connection errors and timeouts. */
-function unexpectedOf(id: string, result: LoadResult, expect: number): string[] {
+export function unexpectedOf(id: string, result: LoadResult, expect: number): string[] {
   const out: string[] = [];
   for (const [status, count] of Object.entries(result.statuses)) {
     if (Number(status) !== expect && count > 0) out.push(`${id}: ${count} × HTTP ${status} (expected ${expect})`);

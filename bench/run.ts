@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   // A fresh build has just timed its imports; a reused one reports the build's figures unless asked to time them again.
   const imports = data.reused && o.timeImport ? await timeSnapshotImport(data, log) : data.build.imports;
   const importsMeasured = !data.reused || o.timeImport ? 'in this run' : `when the data was built, ${data.build.builtAt}`;
-  const keys = await setupAccess(data.dbFile);
+  const keys = await setupAccess(`sqlite:${data.dbFile}`);
   await readThrough(data.dbFile, log);
   const port = await freePort();
   const probe = { path: `/v1/codes/${codeIdAt(data.manifest, 0)}`, headers: { authorization: `Bearer ${keys[0]}` } };

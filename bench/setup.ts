@@ -31,8 +31,9 @@ export interface Probe {
 // ---------------------------------------------------------------------------
 // Access: a plan that never refuses, and keys of several organisations.
 
-export async function setupAccess(dbFile: string): Promise<string[]> {
-  const deps = await createDeps(loadConfig({ DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: 'silent' }));
+/** databaseUrl: as DATABASE_URL takes it (`sqlite:FILE`, `postgres://…`). */
+export async function setupAccess(databaseUrl: string): Promise<string[]> {
+  const deps = await createDeps(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }));
   try {
     await setPlan(deps.admin, { name: 'bench', endpoints: [...ENDPOINTS], ratePerMinute: 1_000_000, monthlyQuota: null, testKeysAllowed: true });
     const keys: string[] = [];
@@ -62,8 +63,23 @@ export interface Server {
   exit: { value: string | null };
 }
 
-export async function startServer(data: BenchData, port: number, probe: Probe, logFile: string, profile = false): Promise<Server> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${data.dbFile}`, LOG_LEVEL: 'warn' };
+/** backend: the settings of another database (and Redis) than the data's SQLite file (bench/scaled.ts). */
+export async function startServer(
+  data: BenchData,
+  port: number,
+  probe: Probe,
+  logFile: string,
+  profile = false,
+  backend: Record<string, string> = {},
+): Promise<Server> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${data.dbFile}`,
+    LOG_LEVEL: 'warn',
+    ...backend,
+  };
   // The secret kept in the database signs the cursors collected beforehand.
   delete env.CURSOR_SECRET;
   const out = createWriteStream(logFile, { flags: 'a' });
@@ -117,8 +133,14 @@ export async function walkCursors(port: number, key: string, path: string): Prom
   return cursors;
 }
 
-export async function loadCursors(data: BenchData, port: number, key: string, log: (line: string) => void): Promise<Cursors> {
-  const file = join(data.dir, 'cursors.json');
+/** file: where they are kept (a database signs its own cursors: another backend keeps them in a file of its own). */
+export async function loadCursors(
+  data: BenchData,
+  port: number,
+  key: string,
+  log: (line: string) => void,
+  file = join(data.dir, 'cursors.json'),
+): Promise<Cursors> {
   if (existsSync(file)) {
     const cached = JSON.parse(readFileSync(file, 'utf8')) as Cursors;
     const probes = [cached.codes[0], cached.codes.at(-1), cached.changes[0], cached.changes.at(-1)];
