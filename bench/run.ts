@@ -26,14 +26,13 @@ import { ensureWrk, memoryMb, runLoad, type LoadResult, type RequestSource } fro
 import { runPairs, summarise } from './pairs.ts';
 import { evaluateTargets, formatReport, type PairedRecord, type RunRecord } from './report.ts';
 import { baselineOf, codeIdAt, PLAIN_BODIES, sampleBody, scenarios, type BodyClass } from './scenarios.ts';
-import { CURSOR_PAGE, loadCursors, ORGS, RESULTS, setupAccess, startServer, type Server } from './setup.ts';
+import { CURSOR_PAGE, deepPageDepth, loadCursors, ORGS, RESULTS, setupAccess, startServer, type Server } from './setup.ts';
 import { writeWrkScripts } from './wrk-script.ts';
 import { historyStorage, navScenarios, runNavScenario, type NavRecord } from './navigation-http.ts';
 import { formatSearch, runSearchScenarios, type SearchReport } from './search-scenarios.ts';
 
 const FULL = { ...FULL_DATA, warmup: 3, duration: 5 };
 const QUICK = { ...QUICK_DATA, warmup: 1, duration: 1 };
-const DEEP_PAGE = 900_000;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -160,7 +159,7 @@ async function main(): Promise<void> {
     const srv = server!;
     const idleRssMb = Math.round(memoryMb(srv.child.pid!).rss);
     const cursors = await loadCursors(data, port, keys[0]!, log);
-    const deepDepth = Math.min(DEEP_PAGE, Math.floor((0.9 * data.manifest.codes) / CURSOR_PAGE) * CURSOR_PAGE);
+    const deepDepth = deepPageDepth(data.manifest.codes);
     const firstPage = await httpGet(port, '/v1/codes?limit=50', { authorization: `Bearer ${keys[0]!}` });
     const firstPageTag = String(firstPage.headers.etag);
     const all = scenarios(temp, data.manifest, keys, cursors, deepDepth, CURSOR_PAGE, firstPageTag);

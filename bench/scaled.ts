@@ -31,13 +31,11 @@ import { ensureWrk, runLoad, type LoadResult } from './load.ts';
 import { runPairs, summarise, type Pair, type PairSummary } from './pairs.ts';
 import { unexpectedOf } from './report.ts';
 import { codeIdAt, scenarios, type Scenario } from './scenarios.ts';
-import { CURSOR_PAGE, loadCursors, RESULTS, setupAccess, startServer, type Server } from './setup.ts';
+import { CURSOR_PAGE, deepPageDepth, loadCursors, RESULTS, setupAccess, startServer, type Server } from './setup.ts';
 import { writeWrkScripts } from './wrk-script.ts';
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** The bench's deep page, as bench/run.ts picks it. */
-const DEEP_PAGE = 900_000;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 /** The servers started, stopped at the end (or on Ctrl-C). */
 const servers: Server[] = [];
@@ -156,7 +154,7 @@ async function main(): Promise<void> {
     servers.push(embedded);
     for (let i = 0; i < 2; i++) servers.push(await startServer(data, await freePort(), probe(scaledKeys[0]!), serverLog, false, scaledEnv));
     const scaled = servers.slice(1);
-    const deepDepth = Math.min(DEEP_PAGE, Math.floor((0.9 * data.manifest.codes) / CURSOR_PAGE) * CURSOR_PAGE);
+    const deepDepth = deepPageDepth(data.manifest.codes);
     const scenarioSet = async (server: Server, keys: string[], dir: string, cursorFile: string): Promise<Scenario[]> => {
       mkdirSync(dir, { recursive: true });
       const cursors = await loadCursors(data, server.port, keys[0]!, log, cursorFile);

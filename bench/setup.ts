@@ -21,6 +21,12 @@ import { serverNodeFlags } from './server-flags.ts';
 /** Keys of this many organisations take turns, so no one organisation's minute limit comes near. */
 export const ORGS = 8;
 export const CURSOR_PAGE = 200;
+/** The deep page of scenario 5b: 900 000 codes deep, or 90 % of a smaller data set, at a collected cursor. */
+const DEEP_PAGE = 900_000;
+
+export function deepPageDepth(codes: number): number {
+  return Math.min(DEEP_PAGE, Math.floor((0.9 * codes) / CURSOR_PAGE) * CURSOR_PAGE);
+}
 export const RESULTS = join(ROOT, 'bench', 'results');
 
 export interface Probe {
