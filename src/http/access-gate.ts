@@ -4,12 +4,12 @@
  * the RateLimit headers, and per-key usage by outcome.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { outcomeOf, type EndpointName, type Principal } from '../domain/access.ts';
+import { outcomeOf, type EndpointName, type KeyMode, type Plan, type Principal } from '../domain/access.ts';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import type { AccessCheck, LimitDecision } from '../domain/limits.ts';
 import { KEY_PATTERN } from '../services/access/api-keys.ts';
-import type { KeyCache } from '../services/access/key-cache.ts';
+import type { KeyCache, KeyLookup } from '../services/access/key-cache.ts';
 import type { UsageRecorder } from '../services/access/usage-recorder.ts';
 import type { RequestLogRecorder } from '../services/access/request-log.ts';
 import { isExpired } from '../domain/key-life.ts';
@@ -91,18 +91,23 @@ function accessCheck(p: CheckedPrincipal, fresh: number): AccessCheck | undefine
 export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
   const { keys, limiter, usage, now, store } = deps;
 
-  const authenticate = async (request: FastifyRequest): Promise<CheckedPrincipal> => {
-    const { found, accessVersion } = await keys.lookupVersioned(presentedKey(request));
+  /** The request's principal from a lookup of its key; 401 for an unknown, revoked or expired key. */
+  const accept = (request: FastifyRequest, found: KeyLookup | null, accessVersion: number | null, at: number): CheckedPrincipal => {
     if (found === null) throw unauthorized('The API key is not valid.');
     // Expiry is checked here, at each request, against the clock: no process has to run at the moment a key ends.
-    if (found.key.revokedAt !== null || isExpired(found.key, now())) {
-      usage.recordRefusal(found.key.id, now());
+    if (found.key.revokedAt !== null || isExpired(found.key, at)) {
+      usage.recordRefusal(found.key.id, at);
       throw unauthorized('The API key is not valid.');
     }
     const principal: CheckedPrincipal = { keyId: found.key.id, mode: found.key.mode, org: found.org, plan: found.plan, accessVersion };
     request.principal = principal;
     request.keyPrefix = found.key.displayPrefix;
     return principal;
+  };
+
+  const authenticate = async (request: FastifyRequest): Promise<CheckedPrincipal> => {
+    const { found, accessVersion } = await keys.lookupVersioned(presentedKey(request));
+    return accept(request, found, accessVersion, now());
   };
 
   /** The limiter found the cached lookup out of date (revoked or changed elsewhere): look the key up afresh. */
@@ -114,12 +119,24 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
   return {
     authenticate,
 
+    admitNow(endpoint, request, reply) {
+      const found = keys.cached(presentedKey(request));
+      if (found === undefined || (found !== null && !includes(found.plan, found.key.mode, endpoint))) return false;
+      const at = now();
+      const principal = accept(request, found, null, at);
+      const decision = limiter.consumeNow?.(principal.org.id, principal.plan, at);
+      if (decision === undefined) return false;
+      if (decision.allowed) request.countedAt = at;
+      admitted(decision, principal, reply);
+      return true;
+    },
+
     async admit(p, endpoint: EndpointName, request, reply) {
       let principal = p as CheckedPrincipal;
       for (let fresh = 0; ; fresh++) {
         const access = accessCheck(principal, fresh);
         const { plan, org } = principal;
-        if (!plan.endpoints.includes(endpoint) || (principal.mode === 'test' && !plan.testKeysAllowed)) {
+        if (!includes(plan, principal.mode, endpoint)) {
           if (access) {
             // A refusal from a cached plan must hold now too: the limiter vouches for it first.
             const state = await limiter.peek(org.id, plan, now(), access);
@@ -172,6 +189,11 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
       if (status >= 500 && countedAt !== undefined) void limiter.giveBack(principal.org.id, countedAt);
     },
   };
+}
+
+/** Whether the plan lets a key of this mode call the endpoint. */
+function includes(plan: Plan, mode: KeyMode, endpoint: EndpointName): boolean {
+  return plan.endpoints.includes(endpoint) && (mode !== 'test' || plan.testKeysAllowed);
 }
 
 /** Sets the RateLimit fields; throws the 429 of the limit that refused, if one did. */

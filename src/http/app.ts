@@ -3,7 +3,7 @@
  * it through inject() or a real listener, server.ts through listen().
  */
 import { METHODS } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type preHandlerHookHandler } from 'fastify';
 import swagger from '@fastify/swagger';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
@@ -93,10 +93,17 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     }
     marking.then(() => rejectKeyInQuery(request.url)).then(() => done(), done);
   });
-  app.addHook('preHandler', (request, _reply, done) => {
+  // A key in a parsed body field: only routes that take a body have one to look at (GET and HEAD pay nothing).
+  const watchBody: preHandlerHookHandler = (request, _reply, done) => {
     const marking = watchBodyForKeys(deps.exposures, request);
     if (marking === null) return done();
     marking.then(() => done(), done);
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    route.preHandler = [watchBody, ...own];
   });
 
   await app.register(swagger, openApiOptions({ publicUrl: deps.config.publicUrlSet ? deps.config.publicUrl : null }));

@@ -8,7 +8,7 @@
  * go on at once.
  */
 import type { FastifyRequest } from 'fastify';
-import { keyShapedTexts, keyShapedValues } from '../domain/key-shape.ts';
+import { keyShapedTexts, keyShapedValues, mayHoldKeyShape } from '../domain/key-shape.ts';
 import type { ExposureWatch } from '../services/access/exposure.ts';
 import type { ExposureVia } from '../domain/key-life-records.ts';
 
@@ -19,12 +19,14 @@ function route(request: FastifyRequest): string {
 
 /** Reports the keys found in the URL (query and path) and the Referer, in that order; null when there are none. */
 export function watchForExposedKeys(watch: ExposureWatch, request: FastifyRequest): Promise<void> | null {
+  const referer = request.headers.referer;
+  // Nearly every request: one test of the URL (and of a Referer), nothing allocated.
+  if (!mayHoldKeyShape(request.url) && (typeof referer !== 'string' || !mayHoldKeyShape(referer))) return null;
   const found: [ExposureVia, string[]][] = [];
   const q = request.url.indexOf('?');
   if (q !== -1) found.push(['query', keyShapedTexts(request.url.slice(q + 1))]);
   // A key as a path segment (a client's mistake) is in every access log too.
   found.push(['path', keyShapedTexts(q === -1 ? request.url : request.url.slice(0, q))]);
-  const referer = request.headers.referer;
   if (typeof referer === 'string') found.push(['referer', keyShapedTexts(referer)]);
   return reportAll(watch, request, found);
 }

@@ -24,6 +24,13 @@ export interface Gatekeeper {
   authenticate(request: FastifyRequest): unknown;
   /** Throws the 403/429 errors; sets rate-limit headers on the reply. */
   admit(principal: unknown, endpoint: EndpointName, request: FastifyRequest, reply: FastifyReply): Promise<void> | void;
+  /**
+   * authenticate() and admit() in one step, when neither has to wait for
+   * anything (the key's lookup is cached, the limiter holds its counts): true
+   * when the request is admitted; false when it must take those two instead,
+   * with nothing counted. Throws what they throw.
+   */
+  admitNow?(endpoint: EndpointName, request: FastifyRequest, reply: FastifyReply): boolean;
   /** Sets the rate-limit headers, without counting, on a response refused before admit(). */
   annotate(principal: unknown, reply: FastifyReply): Promise<void> | void;
   /** Counts the finished response towards the caller's usage, and logs it. */
@@ -76,26 +83,40 @@ const PATHS = [
 export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void> {
   const { gate } = deps;
 
-  app.addHook('onRequest', async (request, reply) => {
+  /** missing: no such route; endpoint undefined (and not missing): a method the path does not allow. */
+  const checks = async (request: FastifyRequest, reply: FastifyReply, missing: boolean, endpoint: EndpointName | undefined): Promise<void> => {
     const principal = await gate.authenticate(request);
-    const config = request.routeOptions.config;
     let refusal: ApiError | null = null;
-    // An empty {code_id} (GET /v1/codes/) names no resource: no such route.
-    if (request.is404 || (request.params as { code_id?: string }).code_id === '') {
+    if (missing) {
       refusal = noRoute(request);
-    } else if (config.allow !== undefined) {
-      refusal = new ApiError('method_not_allowed', `${request.method} is not allowed here; allowed: ${config.allow}.`, {
-        headers: { Allow: config.allow },
-      });
+    } else if (endpoint === undefined) {
+      const allow = request.routeOptions.config.allow!;
+      refusal = new ApiError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}.`, { headers: { Allow: allow } });
     }
     try {
       if (refusal) throw refusal;
-      await gate.admit(principal, config.endpoint!, request, reply);
+      await gate.admit(principal, endpoint!, request, reply);
     } catch (error) {
       // Refused before the limits were consulted: still tell the caller where it stands.
       if (!reply.hasHeader('ratelimit')) await gate.annotate(principal, reply);
       throw error;
     }
+  };
+
+  // Callback style: nearly every request is admitted at once (admitNow), without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    // An empty {code_id} (GET /v1/codes/) names no resource: no such route. The stand-ins that answer 405 name no endpoint.
+    const missing = request.is404 || (request.params as { code_id?: string }).code_id === '';
+    const endpoint = missing ? undefined : request.routeOptions.config.endpoint;
+    if (endpoint !== undefined && gate.admitNow !== undefined) {
+      try {
+        if (gate.admitNow(endpoint, request, reply)) return done();
+      } catch (error) {
+        // A 401 before anything was counted, or a 429 with its RateLimit fields: as the two steps would refuse it.
+        return done(error as Error);
+      }
+    }
+    checks(request, reply, missing, endpoint).then(() => done(), done);
   });
 
   app.addHook('onResponse', (request, reply, done) => {

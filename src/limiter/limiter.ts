@@ -19,6 +19,12 @@ export interface Limiter {
    * month below zero. Never throws.
    */
   giveBack(orgId: string, countedAtMs: number): Promise<void>;
+  /**
+   * consume() answered at once, for a limiter that can decide without waiting
+   * for anything (counts it holds in this process); undefined when it cannot
+   * (then call consume()), and nothing was counted.
+   */
+  consumeNow?(orgId: string, plan: Plan, nowMs: number): LimitDecision | undefined;
   /** Writes counts to durable storage now. */
   flush(): Promise<void>;
   /** Flushes and stops background work. */

@@ -69,6 +69,14 @@ export class MemoryLimiter implements Limiter {
     return pending;
   }
 
+  /** The decision without a promise once the organisation's month is loaded (nearly every request). */
+  consumeNow(orgId: string, plan: Plan, nowMs: number): LimitDecision | undefined {
+    const w = windowsAt(nowMs);
+    const c = this.counts.get(orgId);
+    if (c === undefined || c.month !== w.month) return undefined;
+    return this.decideFor(c, orgId, plan, w, true);
+  }
+
   async consume(orgId: string, plan: Plan, nowMs: number): Promise<LimitDecision> {
     return this.decide(orgId, plan, nowMs, true);
   }
@@ -79,8 +87,11 @@ export class MemoryLimiter implements Limiter {
 
   private async decide(orgId: string, plan: Plan, nowMs: number, consume: boolean): Promise<LimitDecision> {
     const w = windowsAt(nowMs);
-    const c = await this.countsFor(orgId, w);
-    // From here on nothing awaits: check and consume are one step.
+    return this.decideFor(await this.countsFor(orgId, w), orgId, plan, w, consume);
+  }
+
+  /** Checks and consumes in one step: nothing here waits. */
+  private decideFor(c: OrgCounts, orgId: string, plan: Plan, w: Windows, consume: boolean): LimitDecision {
     if (c.month !== w.month) {
       // Another caller loaded an older month meanwhile; start the new one.
       this.endMonth(orgId, c);

@@ -17,6 +17,12 @@ export class ObservedLimiter implements Limiter {
     return decision;
   }
 
+  consumeNow(orgId: string, plan: Plan, nowMs: number): LimitDecision | undefined {
+    const decision = this.inner.consumeNow?.(orgId, plan, nowMs);
+    if (decision !== undefined) this.onDecision(decision);
+    return decision;
+  }
+
   peek(orgId: string, plan: Plan, nowMs: number, access?: AccessCheck): Promise<LimitDecision> {
     return this.inner.peek(orgId, plan, nowMs, access);
   }

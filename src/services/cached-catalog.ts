@@ -13,7 +13,7 @@ import type { JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
 import type { CatalogStore, DerivedReads } from './catalog.ts';
-import { CachedNavigation, cachedPage, cachedText, NONE, SEP, type PageMeta } from './cached-navigation.ts';
+import { CachedNavigation, cachedPage, cachedText, cachedTextNow, NONE, SEP, type PageMeta } from './cached-navigation.ts';
 import { CachedSystems } from './cached-systems.ts';
 import { ReadCache, type ReadCacheStats } from './read-cache.ts';
 
@@ -38,6 +38,12 @@ export class CachedCatalog implements CatalogStore {
 
   codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
     return cachedText(this.cache, `r${SEP}${id}`, () => this.store.codeJson(id));
+  }
+
+  codeJsonNow(id: string): JsonText<CodeRecord> | null | undefined {
+    const store = this.store;
+    if (store.codeJsonNow === undefined) return undefined;
+    return cachedTextNow(this.cache, `r${SEP}${id}`, () => store.codeJsonNow!(id));
   }
 
   async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {

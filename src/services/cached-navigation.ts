@@ -101,6 +101,16 @@ export async function cachedText<T>(cache: ReadCache<PageMeta | undefined>, key:
   return json;
 }
 
+/** cachedText() without a promise, for a read that answers at once (undefined: it cannot, and neither can this). */
+export function cachedTextNow<T>(cache: ReadCache<PageMeta | undefined>, key: string, read: () => JsonText<T> | null | undefined): JsonText<T> | null | undefined {
+  const version = cache.open();
+  const cached = cache.get(key);
+  if (cached !== undefined) return jsonText<T>(cached.text);
+  const json = read();
+  if (json !== null && json !== undefined) cache.set(key, json, undefined, version);
+  return json;
+}
+
 function relatives(q: RelativesQuery): string {
   return `${q.id}${SEP}${opt(q.after)}${SEP}${q.limit}${SEP}${opt(q.status)}`;
 }

@@ -23,6 +23,12 @@ export interface DerivedReads {
 /** What the catalog reads of the store, and where its services keep what they derive (absent: nowhere). */
 export type CatalogStore = Pick<Store, 'pageCodes' | 'codeJson' | 'codeExists' | 'pageChanges' | 'searchCodes' | 'systems' | 'navigation'> & {
   readonly derived?: DerivedReads;
+  /**
+   * A record when it can be had without waiting (the read cache holds it, or
+   * the store reads in this process), null when there is no such code;
+   * undefined when it can only be read with codeJson().
+   */
+  codeJsonNow?(id: string): JsonText<CodeRecord> | null | undefined;
 };
 
 export async function listCodes(store: CatalogStore, query: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
@@ -31,6 +37,13 @@ export async function listCodes(store: CatalogStore, query: CodePageQuery): Prom
 
 export async function getCode(store: CatalogStore, id: string): Promise<JsonText<CodeRecord>> {
   const json = await store.codeJson(id);
+  if (json === null) throw codeNotFound(id);
+  return json;
+}
+
+/** getCode() without a promise, where the store can answer at once (see CatalogStore.codeJsonNow); undefined otherwise. */
+export function getCodeNow(store: CatalogStore, id: string): JsonText<CodeRecord> | undefined {
+  const json = store.codeJsonNow?.(id);
   if (json === null) throw codeNotFound(id);
   return json;
 }

@@ -108,6 +108,8 @@ export interface Store {
   readonly navigation: NavigationStore;
   pageCodes(query: CodePageQuery): Promise<RawPage<string, CodeRecord>>;
   codeJson(id: string): Promise<JsonText<CodeRecord> | null>;
+  /** codeJson() without a promise, where the backend reads in this process (SQLite); absent elsewhere. */
+  codeJsonNow?(id: string): JsonText<CodeRecord> | null;
   codeExists(id: string): Promise<boolean>;
   pageChanges(query: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>>;
   /** Systems and their releases. */

@@ -10,9 +10,10 @@ export class FaultyStore extends SqliteStore {
     if (this.fault === 'unreachable') throw new StoreUnavailableError('the database cannot be reached');
   }
 
-  override async codeJson(id: string) {
+  // Both ways of reading a record (codeJson, and codeJsonNow without a promise) go through this one.
+  override codeJsonNow(id: string) {
     this.failIfFaulty();
-    return super.codeJson(id);
+    return super.codeJsonNow(id);
   }
 
   override async pageCodes(q: CodePageQuery) {

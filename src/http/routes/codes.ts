@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CodeStatus } from '../../domain/records.ts';
-import { getCode, listCodes } from '../../services/catalog.ts';
+import { getCode, getCodeNow, listCodes } from '../../services/catalog.ts';
 import { getCodeAsOf, listCodesAsOf } from '../../services/navigation.ts';
 import { CodeQuery } from '../navigation-schemas.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
@@ -63,10 +63,13 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
         response: { 200: okResponse(CodeRecord, EXAMPLES.code, 'The code record.'), ...errorResponses('codes.get', 404) },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
+      const id = request.params.code_id;
       const asOf = request.query.as_of;
-      sendJsonText(reply, asOf === undefined ? await getCode(store, request.params.code_id) : await getCodeAsOf(store, request.params.code_id, asOf));
-      return reply;
+      // Nearly always answered at once (the read cache, or SQLite), without a promise.
+      const now = asOf === undefined ? getCodeNow(store, id) : undefined;
+      if (now !== undefined) return sendJsonText(reply, now);
+      return (asOf === undefined ? getCode(store, id) : getCodeAsOf(store, id, asOf)).then((json) => sendJsonText(reply, json));
     },
   );
 }

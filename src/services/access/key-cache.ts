@@ -14,6 +14,8 @@
  * a 401 never reaches the limiter to be checked.
  */
 import type { KeyLookup } from '../../store/access-store.ts';
+
+export type { KeyLookup };
 import type { Store } from '../../store/store.ts';
 import { hashSecret } from './api-keys.ts';
 
@@ -40,6 +42,16 @@ export class KeyCache {
   constructor(store: Store, options: { validator?: AccessValidator } = {}) {
     this.store = store;
     this.validator = options.validator ?? null;
+  }
+
+  /**
+   * The lookup this cache holds for the key, without a promise: undefined when
+   * it holds none, or when lookupVersioned() must run instead (a process
+   * committed meanwhile, or a validator must vouch for the lookup).
+   */
+  cached(key: string): KeyLookup | null | undefined {
+    if (this.validator !== null || this.store.externalWriteVersion() !== this.version) return undefined;
+    return this.entries.get(hashSecret(key));
   }
 
   async lookup(key: string): Promise<KeyLookup | null> {

@@ -195,6 +195,10 @@ export class SqliteStore extends SqliteStatements implements Store {
   }
 
   async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
+    return this.codeJsonNow(id);
+  }
+
+  codeJsonNow(id: string): JsonText<CodeRecord> | null {
     const row = this.stmt('SELECT json FROM codes WHERE id = ?').get(id) as { json: string } | undefined;
     return row ? jsonText<CodeRecord>(row.json) : null;
   }
