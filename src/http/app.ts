@@ -19,6 +19,7 @@ import { newRequestId } from './request-id.ts';
 import { sitePlugin } from './site.ts';
 import { v1Plugin } from './v1.ts';
 import { CompressedCache } from './compressed-cache.ts';
+import { BodyBuffers } from './body-buffers.ts';
 import { lazySchemas, type LazySchemas } from './lazy-schemas.ts';
 import { dashboardErrorHandler, dashboardPlugin, isDashboardUrl } from '../dashboard/plugin.ts';
 
@@ -114,7 +115,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(sitePlugin);
 
   const compressed = new CompressedCache(deps.config.compressedCacheBytes);
-  await app.register(v1Plugin, { prefix: '/v1', store: deps.catalog, cursors: deps.cursors, gate, compressed });
+  await app.register(v1Plugin, { prefix: '/v1', store: deps.catalog, cursors: deps.cursors, bodies: new BodyBuffers(), gate, compressed });
   await app.register(async (scope) => dashboardPlugin(scope, deps), { prefix: '/dashboard' });
 
   app.setNotFoundHandler(async (request) => {

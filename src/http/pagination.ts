@@ -1,7 +1,7 @@
 /** Limits, cursor binding and the page envelope shared by every collection. */
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { jsonText, type JsonText } from '../domain/json-text.ts';
+import { jsonBody, type JsonBody } from '../domain/json-text.ts';
 import type { Page, RawPage } from '../domain/pages.ts';
 import type { CursorCodec, SortKey } from './cursor.ts';
 
@@ -43,11 +43,31 @@ export interface Collection<K> {
   fromSortKey(key: SortKey): K | null;
 }
 
-/** The envelope as text around the records' ready JSON. */
-export function pageEnvelope<K, T>(page: RawPage<K, T>, codec: CursorCodec, collection: Collection<K>, binding: string): JsonText<Page<T>> {
-  if (!page.hasMore || page.last === null) return jsonText(`{"data":[${page.json}],"pagination":{"has_more":false}}`);
-  const cursor = codec.encode(collection.name, binding, collection.toSortKey(page.last));
-  return jsonText(`{"data":[${page.json}],"pagination":{"has_more":true,"next_cursor":"${cursor}"}}`);
+const HEAD = '{"data":[';
+const LAST = '],"pagination":{"has_more":false}}';
+
+/** Where a body is written: a buffer of exactly that many bytes, for one response (see body-buffers.ts). */
+export type BodyAllocator = (size: number) => Buffer;
+
+/** The envelope around the records' ready JSON, as the bytes sent: the records' bytes are copied once, never decoded. */
+export function pageEnvelope<K, T>(
+  page: RawPage<K, T>,
+  codec: CursorCodec,
+  collection: Collection<K>,
+  binding: string,
+  allocate: BodyAllocator,
+): JsonBody<Page<T>> {
+  // The envelope's own text is ASCII (a cursor is base64url): one byte a character.
+  const tail =
+    !page.hasMore || page.last === null
+      ? LAST
+      : `],"pagination":{"has_more":true,"next_cursor":"${codec.encode(collection.name, binding, collection.toSortKey(page.last))}"}}`;
+  const items = page.json;
+  const body = allocate(HEAD.length + items.length + tail.length);
+  body.write(HEAD, 0, 'latin1');
+  items.copy(body, HEAD.length);
+  body.write(tail, HEAD.length + items.length, 'latin1');
+  return jsonBody(body);
 }
 
 /** The position a cursor points after, or null for the first page; invalid_cursor otherwise. */

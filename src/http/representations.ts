@@ -66,16 +66,17 @@ export function registerRepresentations(app: FastifyInstance, { cache }: Represe
 /** The payload to send for this answer: as it is, or compressed, or none (304); sets the headers that go with it. */
 function represent(cache: CompressedCache, request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   const method = request.method;
-  // Routes send their JSON as text; anything else (errors included) is left alone.
-  if (reply.statusCode !== 200 || typeof payload !== 'string' || (method !== 'GET' && method !== 'HEAD')) return payload;
-  // A larger body's bytes, in the shared scratch buffer (utf8-scratch.ts): digested, compared and compressed here, never sent.
-  // Nothing from here to the compression may await: another request's answer would overwrite the buffer.
+  // Routes send their JSON as text (a record) or bytes (a page); anything else (errors included) is left alone.
+  const text = typeof payload === 'string';
+  if (reply.statusCode !== 200 || !(text || Buffer.isBuffer(payload)) || (method !== 'GET' && method !== 'HEAD')) return payload;
+  // A larger body's bytes: a page's own, or a text's in the shared scratch buffer (utf8-scratch.ts), digested, compared
+  // and compressed here, never sent. Nothing from here to the compression may await: another answer would overwrite the buffer.
   let bytes: Buffer | undefined;
   let tag: string | undefined;
   // Small bodies digest in about a microsecond: only larger ones are worth remembering.
   if (payload.length < COMPRESSION_THRESHOLD) tag = entityTag(payload);
   else {
-    bytes = utf8View(payload);
+    bytes = text ? utf8View(payload) : payload;
     tag = cache.knownTag(request.url, bytes);
     if (tag === undefined) {
       tag = entityTag(bytes);

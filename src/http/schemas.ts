@@ -4,7 +4,7 @@
  * document and the behaviour come from one source.
  */
 import { Type, type Static, type TSchema } from 'typebox';
-import type { JsonText } from '../domain/json-text.ts';
+import type { JsonBody, JsonText } from '../domain/json-text.ts';
 import type { EndpointName } from '../domain/access.ts';
 import { CHANGE_TYPES, CODE_STATUSES, CONTENT_FIELDS } from '../domain/records.ts';
 import { ERROR_CODES } from '../errors.ts';
@@ -249,7 +249,7 @@ const ERROR_RESPONSES: Record<number, { description: string; headers: Record<str
  * as), so a route can send only text that holds what the schema describes.
  */
 export function okResponse<S extends TSchema>(schema: S, example: unknown, description?: string) {
-  return Type.Unsafe<Static<S> | JsonText<Static<S>>>({
+  return Type.Unsafe<Static<S> | JsonText<Static<S>> | JsonBody<Static<S>>>({
     ...schema,
     examples: [example],
     headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },

@@ -127,7 +127,7 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
   // ETag, 304 and compression: before the routes, whose documentation it completes.
   registerRepresentations(app, { cache: deps.compressed });
 
-  const routeDeps = { store: deps.store, cursors: deps.cursors };
+  const routeDeps = { store: deps.store, cursors: deps.cursors, bodies: deps.bodies };
   await app.register(codesRoutes, routeDeps);
   await app.register(searchRoutes, routeDeps);
   await app.register(systemsRoutes, routeDeps);

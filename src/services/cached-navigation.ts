@@ -82,9 +82,9 @@ export class CachedNavigation implements Navigation {
 /** A page through the cache: served from it when it holds the key, else read and kept under the version the read began in. */
 export async function cachedPage<P extends RawPage<unknown>>(cache: ReadCache<PageMeta | undefined>, key: string, read: () => Promise<P>): Promise<P> {
   const version = cache.open();
-  const cached = cache.get(key);
+  const cached = cache.getBytes(key);
   // Only page keys hold a meta, and each kind of page key only its own kind of page.
-  if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.text) } as P;
+  if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.bytes) } as P;
   const page = await read();
   const { json, ...meta } = page;
   cache.set(key, json, meta, version);
@@ -102,7 +102,11 @@ export async function cachedText<T>(cache: ReadCache<PageMeta | undefined>, key:
 }
 
 /** cachedText() without a promise, for a read that answers at once (undefined: it cannot, and neither can this). */
-export function cachedTextNow<T>(cache: ReadCache<PageMeta | undefined>, key: string, read: () => JsonText<T> | null | undefined): JsonText<T> | null | undefined {
+export function cachedTextNow<T>(
+  cache: ReadCache<PageMeta | undefined>,
+  key: string,
+  read: () => JsonText<T> | null | undefined,
+): JsonText<T> | null | undefined {
   const version = cache.open();
   const cached = cache.get(key);
   if (cached !== undefined) return jsonText<T>(cached.text);

@@ -59,10 +59,18 @@ export class ReadCache<M = undefined> {
     return found;
   }
 
-  /** Keeps text when it was read under the version still current (and fits, and is let in: see ByteRing.set). */
-  set(key: string, text: string, meta: M, version: number): void {
+  /** The bytes kept under key (a copy: the ring may reuse their place while a socket still sends them) and what was kept beside them. */
+  getBytes(key: string): { bytes: Buffer; meta: M } | undefined {
+    const found = this.ring.copy(key);
+    if (found === undefined) this.misses++;
+    else this.hits++;
+    return found;
+  }
+
+  /** Keeps text or bytes when they were read under the version still current (and fit, and are let in: see ByteRing.set). */
+  set(key: string, value: string | Buffer, meta: M, version: number): void {
     if (version !== this.version) return;
-    this.ring.set(key, text, meta);
+    this.ring.set(key, value, meta);
   }
 
   clear(): void {

@@ -29,7 +29,7 @@ async function codeIds(path: string): Promise<string[]> {
   const store = new SqliteStore({ path });
   try {
     const page = await store.pageCodes({ after: null, limit: 1000, system: null, status: null });
-    return (JSON.parse(`[${page.json}]`) as { id: string }[]).map((c) => c.id);
+    return (JSON.parse(`[${page.json.toString('utf8')}]`) as { id: string }[]).map((c) => c.id);
   } finally {
     await store.close();
   }

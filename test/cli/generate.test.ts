@@ -123,7 +123,7 @@ test('a generated data set imports with its hierarchy: the lab roots, two-parent
     const deepest = labSize - 1;
     const levels = labLevels(labSize).length;
     const ancestors = await store.navigation.pageAncestors({ id: id(deepest), after: null, limit: 200, status: null });
-    const above = JSON.parse(`[${ancestors.json}]`) as { id: string }[];
+    const above = JSON.parse(`[${ancestors.json.toString('utf8')}]`) as { id: string }[];
     assert.ok(above.length >= levels - 1, `${above.length} ancestors over ${levels} levels`);
     // Every code below the first root once: the subtree counted from the generator's own parents.
     const below = new Set<number>();

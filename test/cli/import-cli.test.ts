@@ -37,7 +37,11 @@ async function contents(): Promise<{ codes: string[]; changes: number; json: str
     const codes = await store.pageCodes({ after: null, limit: 200, system: null, status: null });
     const changes = await store.pageChanges({ after: null, limit: 200, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null });
     assert.equal(codes.hasMore || changes.hasMore, false, 'the test data fits one page');
-    return { codes: (JSON.parse(`[${codes.json}]`) as { id: string }[]).map((c) => c.id), changes: changes.count, json: codes.json + changes.json };
+    return {
+      codes: (JSON.parse(`[${codes.json.toString('utf8')}]`) as { id: string }[]).map((c) => c.id),
+      changes: changes.count,
+      json: `${codes.json.toString('utf8')}${changes.json.toString('utf8')}`,
+    };
   } finally {
     await store.close();
   }
@@ -319,7 +323,7 @@ async function contentsOfDemo(): Promise<{ codes: string; changes: number }> {
     let after: string | null = null;
     for (;;) {
       const page = await store.pageCodes({ after, limit: 200, system: null, status: null });
-      codes += page.json;
+      codes += page.json.toString('utf8');
       if (!page.hasMore) break;
       after = page.last;
     }

@@ -47,7 +47,7 @@ export function importFixture(store: Store, dir: string, cleanup: () => Promise<
       let after: string | null = null;
       for (;;) {
         const page = await store.pageCodes({ after, limit: 200, system: null, status: null });
-        out.push(...(JSON.parse(`[${page.json}]`) as CodeRecord[]));
+        out.push(...(JSON.parse(`[${page.json.toString('utf8')}]`) as CodeRecord[]));
         if (!page.hasMore) return out;
         after = page.last;
       }
@@ -61,7 +61,7 @@ export function importFixture(store: Store, dir: string, cleanup: () => Promise<
       let after: ChangeKey | null = null;
       for (;;) {
         const page = await store.pageChanges({ after, limit: 200, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null });
-        out.push(...(JSON.parse(`[${page.json}]`) as ChangeRecord[]));
+        out.push(...(JSON.parse(`[${page.json.toString('utf8')}]`) as ChangeRecord[]));
         if (!page.hasMore) return out;
         after = page.last;
       }

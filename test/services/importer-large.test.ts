@@ -60,7 +60,7 @@ test(`imports a ${ROWS.toLocaleString('en')}-row CSV, then a revised snapshot of
 
   const retired = await t.store.pageCodes({ after: null, limit: 200, system: 'big', status: 'retired' });
   assert.equal(retired.count, 200);
-  assert.equal(JSON.parse(`[${retired.json}]`)[0].id, 'big:C000099');
+  assert.equal(JSON.parse(`[${retired.json.toString('utf8')}]`)[0].id, 'big:C000099');
   const sample = JSON.parse((await t.store.codeJson('big:C012340'))!);
   assert.deepEqual(
     [sample.display, sample.definition, sample.parents, sample.attributes],

@@ -15,7 +15,7 @@ async function found(store: Store, q: string, status: 'active' | 'retired' | nul
   let after = null;
   for (;;) {
     const page = await store.searchCodes({ terms: searchTerms(q), after, limit: 50, system: null, status });
-    ids.push(...(JSON.parse(`[${page.json}]`) as { id: string }[]).map((r) => r.id));
+    ids.push(...(JSON.parse(`[${page.json.toString('utf8')}]`) as { id: string }[]).map((r) => r.id));
     if (!page.hasMore) return ids;
     after = page.last;
   }

@@ -118,7 +118,7 @@ describe('PostgreSQL', { skip }, () => {
       const read = async () => {
         for (let reads = 0; reads < 100_000 && (writing || reads === 0); reads++) {
           const page = await reader.pageChanges({ ...NO_CHANGE_FILTERS, after: position, limit: 3 });
-          const ids = (JSON.parse(`[${page.json}]`) as { id: number }[]).map((r) => r.id);
+          const ids = (JSON.parse(`[${page.json.toString('utf8')}]`) as { id: number }[]).map((r) => r.id);
           for (const id of ids) {
             assert.equal(id, seen.length + 1, `after id ${seen.length} the reader saw id ${id}: a change became visible before a smaller one`);
             seen.push(id);

@@ -26,7 +26,7 @@ for (const searchIndex of [true, false]) {
       assert.equal(await store.countCodes(), rows.length);
       const page = await store.pageCodes({ system: 's', status: null, after: null, limit: 3 });
       assert.deepEqual(
-        (JSON.parse(`[${page.json}]`) as { id: string }[]).map((r) => r.id),
+        (JSON.parse(`[${page.json.toString('utf8')}]`) as { id: string }[]).map((r) => r.id),
         ['s:C0000', 's:C0001', 's:C0002'],
       );
       assert.equal((await store.codeJson('s:C5999')) !== null, true);

@@ -70,7 +70,7 @@ test('SQLite: a character followed by more second characters than the OR takes i
     const statements = { arrays: (sql: string) => prepareArrays(db, sql) };
     const ids = async (q: string, expandTerms?: number) => {
       const page = await searchSqlite(statements, { terms: searchTerms(q), after: null, limit: 50, system: null, status: null }, { expandTerms });
-      return (JSON.parse(`[${page.json}]`) as { id: string }[]).map((r) => r.id).sort();
+      return (JSON.parse(`[${page.json.toString('utf8')}]`) as { id: string }[]).map((r) => r.id).sort();
     };
     const every = ['zh:Q', ...seconds.map((_, i) => `zh:Z${i}`)].sort();
     for (const expandTerms of [undefined, 12, 11, 1]) {

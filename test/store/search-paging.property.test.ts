@@ -85,7 +85,7 @@ function searchProperties(name: string, open: () => Promise<{ store: Store; dir:
               assert.ok(page < 5_000);
               const limit = limits[page % limits.length]!;
               const result = await opened.store.searchCodes({ terms: searchTerms(q), after, limit, system: null, status: null });
-              if (result.count > 0) seen.push(...(JSON.parse(`[${result.json}]`) as { id: string }[]).map((r) => r.id));
+              if (result.count > 0) seen.push(...(JSON.parse(`[${result.json.toString('utf8')}]`) as { id: string }[]).map((r) => r.id));
               if (!result.hasMore) break;
               after = result.last;
               while (pending.length > 0 && pending[0]![0] <= page) {

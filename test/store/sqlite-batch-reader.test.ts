@@ -195,7 +195,7 @@ describe('the batch reader thread', () => {
     // Not vacuous: the thread walked more than one page and found the record asked for.
     const pages = await walk((one) => reader.search(one, {}, 0), { terms: searchTerms('sao tome'), limit: 10, system: null, status: null });
     assert.ok(pages.length > 1);
-    assert.equal((JSON.parse(`[${pages[0]!.json}]`) as { display: string }[])[0]!.display, 'second 0 São Tomé € 😀');
+    assert.equal((JSON.parse(`[${pages[0]!.json.toString('utf8')}]`) as { display: string }[])[0]!.display, 'second 0 São Tomé € 😀');
   });
 
   test('a search on the store sees an import committed before it was asked', async () => {

@@ -42,7 +42,7 @@ function indexState(): { revised: number; segments: number } {
 
 async function found(query: string): Promise<string[]> {
   const page = await store.searchCodes({ terms: searchTerms(query), after: null, limit: 100, system: null, status: null });
-  return (JSON.parse(`[${page.json}]`) as { id: string }[]).map((r) => r.id).sort();
+  return (JSON.parse(`[${page.json.toString('utf8')}]`) as { id: string }[]).map((r) => r.id).sort();
 }
 
 const rows = (display: (i: number) => string) => Array.from({ length: CODES }, (_, i) => ({ code: `C${String(i).padStart(2, '0')}`, display: display(i) }));

@@ -80,7 +80,7 @@ export function changeTests(open: OpenStore): void {
       await writeChanges(store, rows);
       const ids = async (effectiveDate: string, id: number) => {
         const page = await store.pageChanges({ ...NO_CHANGE_FILTERS, after: { effectiveDate, id }, limit: 10 });
-        return (JSON.parse(`[${page.json}]`) as { id: number }[]).map((r) => r.id);
+        return (JSON.parse(`[${page.json.toString('utf8')}]`) as { id: number }[]).map((r) => r.id);
       };
       assert.deepEqual(await ids('2024-01-01', 1), [5, 3, 9]);
       assert.deepEqual(await ids('2024-01-01', 2), [5, 3, 9]);
@@ -114,7 +114,7 @@ export function changeTests(open: OpenStore): void {
 
   test('an empty store or a filter that matches nothing gives an empty page', async () => {
     await withStore(open, async (store) => {
-      const empty = { json: '', count: 0, last: null, hasMore: false };
+      const empty = { json: Buffer.alloc(0), count: 0, last: null, hasMore: false };
       assert.deepEqual(await store.pageChanges({ ...NO_CHANGE_FILTERS, after: null, limit: 10 }), empty);
       await writeChanges(store, [changeRow(1, 'x:A', '2024-01-01')]);
       assert.deepEqual(await store.pageChanges({ ...NO_CHANGE_FILTERS, type: 'retired', after: null, limit: 10 }), empty);

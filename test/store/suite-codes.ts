@@ -77,7 +77,7 @@ export function codeTests(open: OpenStore): void {
 
   test('an empty store gives an empty page', async () => {
     await withStore(open, async (store) => {
-      assert.deepEqual(await store.pageCodes({ ...NO_CODE_FILTERS, after: null, limit: 50 }), { json: '', count: 0, last: null, hasMore: false });
+      assert.deepEqual(await store.pageCodes({ ...NO_CODE_FILTERS, after: null, limit: 50 }), { json: Buffer.alloc(0), count: 0, last: null, hasMore: false });
       assert.equal(await store.countCodes(), 0);
       assert.equal(await store.hasCodes(), false);
     });

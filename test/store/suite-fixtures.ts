@@ -81,8 +81,8 @@ export function changeOrder(a: ChangeWrite, b: ChangeWrite): number {
 }
 
 /** Checks one raw page against itself: count, last key and JSON agree. */
-function pageRecords<T extends { id: string | number }>(page: { json: string; count: number }, limit: number): T[] {
-  const records = JSON.parse(`[${page.json}]`) as T[];
+function pageRecords<T extends { id: string | number }>(page: { json: Buffer; count: number }, limit: number): T[] {
+  const records = JSON.parse(`[${page.json.toString('utf8')}]`) as T[];
   assert.equal(page.count, records.length, 'count is the number of records in json');
   assert.ok(records.length <= limit, `a page holds at most limit (${limit}) records`);
   return records;
@@ -132,7 +132,7 @@ export async function pageAllChanges(
     const page = await store.pageChanges({ ...filters, after, limit });
     const records = pageRecords<ChangeRecord>(page, limit);
     keys.push(...records.map((r) => `${r.effective_date}#${r.id}`));
-    if (page.count > 0) json.push(page.json);
+    if (page.count > 0) json.push(page.json.toString('utf8'));
     const lastRecord = records.at(-1);
     assert.deepEqual(page.last, lastRecord ? { effectiveDate: lastRecord.effective_date, id: lastRecord.id } : null);
     if (page.hasMore) assert.equal(page.count, limit, 'a page before the end is full');

@@ -34,7 +34,7 @@ async function walk<K>(limit: number, next: (after: K | null) => Promise<RawPage
   for (let guard = 0; guard < 10_000; guard++) {
     const page = await next(after);
     assert.ok(page.count <= limit);
-    const records = JSON.parse(`[${page.json}]`) as { id: string }[];
+    const records = JSON.parse(`[${page.json.toString('utf8')}]`) as { id: string }[];
     assert.equal(records.length, page.count);
     out.push(...records);
     if (!page.hasMore) return out;
@@ -128,12 +128,14 @@ const rowsOf = (graph: Graph) =>
 async function replay(store: Store, date: string): Promise<Map<string, CodeRecord>> {
   const state = new Map<string, CodeRecord>();
   const addedOn = new Map<string, string>();
-  for (const c of JSON.parse(`[${(await store.pageChanges({ ...NO_CHANGE_FILTERS, type: 'added', after: null, limit: 200 })).json}]`) as ChangeRecord[])
+  for (const c of JSON.parse(
+    `[${(await store.pageChanges({ ...NO_CHANGE_FILTERS, type: 'added', after: null, limit: 200 })).json.toString('utf8')}]`,
+  ) as ChangeRecord[])
     addedOn.set(c.code_id, c.effective_date);
   let after: { effectiveDate: string; id: number } | null = null;
   for (;;) {
     const page = await store.pageChanges({ ...NO_CHANGE_FILTERS, effectiveTo: date, after, limit: 200 });
-    for (const c of JSON.parse(`[${page.json}]`) as ChangeRecord[]) {
+    for (const c of JSON.parse(`[${page.json.toString('utf8')}]`) as ChangeRecord[]) {
       const before = state.get(c.code_id);
       const system = c.code_id.slice(0, c.code_id.indexOf(':'));
       state.set(c.code_id, {

@@ -26,7 +26,7 @@ export async function searchAll(store: Store, q: string, limit = 200, filters: F
     assert.ok(pages < 10_000, 'the search does not end');
     const page = await store.searchCodes({ terms: searchTerms(q), after, limit, system: filters.system ?? null, status: filters.status ?? null });
     assert.ok(page.count <= limit);
-    if (page.count > 0) ids.push(...(JSON.parse(`[${page.json}]`) as { id: string }[]).map((r) => r.id));
+    if (page.count > 0) ids.push(...(JSON.parse(`[${page.json.toString('utf8')}]`) as { id: string }[]).map((r) => r.id));
     if (!page.hasMore) return ids;
     assert.ok(page.count > 0, 'has_more with an empty page');
     after = page.last;

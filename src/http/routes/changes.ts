@@ -8,7 +8,7 @@ import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLoose
 import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
 import { ChangeRecord, ChangesQuery, CodeChangesQuery, CodeIdParams, PageOf, errorResponses, okResponse } from '../schemas.ts';
-import { sendJsonText, type RouteDeps } from './v1-types.ts';
+import { bodyFor, sendJsonText, type RouteDeps } from './v1-types.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -37,7 +37,7 @@ function rejectReversedRange(from: string | undefined, to: string | undefined): 
 
 const ORDER = 'Ordered by (effective_date, id): changes sharing an effective date are ordered by id.';
 
-export async function changesRoutes(parent: FastifyInstance, { store, cursors }: RouteDeps): Promise<void> {
+export async function changesRoutes(parent: FastifyInstance, { store, cursors, bodies }: RouteDeps): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -75,7 +75,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
         effectiveTo: q.effective_to ?? null,
         release: q.release ?? null,
       });
-      sendJsonText(reply, pageEnvelope(page, cursors, changesCollection, binding));
+      sendJsonText(reply, pageEnvelope(page, cursors, changesCollection, binding, bodyFor(bodies, reply)));
       return reply;
     },
   );
@@ -114,7 +114,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors }:
         effectiveFrom: q.effective_from ?? null,
         effectiveTo: q.effective_to ?? null,
       });
-      sendJsonText(reply, pageEnvelope(page, cursors, codeChangesCollection, binding));
+      sendJsonText(reply, pageEnvelope(page, cursors, codeChangesCollection, binding, bodyFor(bodies, reply)));
       return reply;
     },
   );

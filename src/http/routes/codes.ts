@@ -8,7 +8,7 @@ import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLoose
 import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
 import { CodeIdParams, CodeRecord, CodesQuery, PageOf, errorResponses, okResponse } from '../schemas.ts';
-import { sendJsonText, type RouteDeps } from './v1-types.ts';
+import { bodyFor, sendJsonText, type RouteDeps } from './v1-types.ts';
 
 export const codesCollection: Collection<string> = {
   name: 'codes',
@@ -16,7 +16,7 @@ export const codesCollection: Collection<string> = {
   fromSortKey: (key) => (key.length === 1 && typeof key[0] === 'string' ? key[0] : null),
 };
 
-export async function codesRoutes(parent: FastifyInstance, { store, cursors }: RouteDeps): Promise<void> {
+export async function codesRoutes(parent: FastifyInstance, { store, cursors, bodies }: RouteDeps): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -43,7 +43,7 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors }: R
         status: (status as CodeStatus | undefined) ?? null,
       };
       const page = asOf === undefined ? await listCodes(store, query) : await listCodesAsOf(store, { ...query, asOf });
-      sendJsonText(reply, pageEnvelope(page, cursors, codesCollection, binding));
+      sendJsonText(reply, pageEnvelope(page, cursors, codesCollection, binding, bodyFor(bodies, reply)));
       return reply;
     },
   );

@@ -14,7 +14,7 @@ import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { NAVIGATION_EXAMPLES } from '../navigation-examples.ts';
 import { HierarchyQuery, SystemParams } from '../navigation-schemas.ts';
 import { CodeIdParams, CodeRecord, PageOf, errorResponses, okResponse } from '../schemas.ts';
-import { sendJsonText, type RouteDeps } from './v1-types.ts';
+import { bodyFor, sendJsonText, type RouteDeps } from './v1-types.ts';
 
 const byId = (name: string): Collection<string> => ({
   name,
@@ -35,7 +35,7 @@ export const ancestorsCollection: Collection<AncestorKey> = {
 const hooks = [rejectRepeatedParameters, rejectLooseLimit];
 const GRAPH = 'Parents form a graph, not a tree: a code with two parents is a child of each.';
 
-export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors }: RouteDeps): Promise<void> {
+export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors, bodies }: RouteDeps): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
   const relatives = <K>(
@@ -72,7 +72,7 @@ export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors 
           limit: effectiveLimit(limit),
           status: (status as CodeStatus | undefined) ?? null,
         });
-        sendJsonText(reply, pageEnvelope(page, cursors, collection, binding));
+        sendJsonText(reply, pageEnvelope(page, cursors, collection, binding, bodyFor(bodies, reply)));
         return reply;
       },
     );
@@ -130,7 +130,7 @@ export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors 
         limit: effectiveLimit(limit),
         status: (status as CodeStatus | undefined) ?? null,
       });
-      sendJsonText(reply, pageEnvelope(page, cursors, rootsCollection, binding));
+      sendJsonText(reply, pageEnvelope(page, cursors, rootsCollection, binding, bodyFor(bodies, reply)));
       return reply;
     },
   );

@@ -8,7 +8,7 @@ import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLoose
 import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
 import { CodeRecord, CodesQuery, PageOf, errorResponses, okResponse } from '../schemas.ts';
-import { sendJsonText, type RouteDeps } from './v1-types.ts';
+import { bodyFor, sendJsonText, type RouteDeps } from './v1-types.ts';
 
 /** Sort keys: [1, id], [2, folded code, id], [3, folded display, id], [4, search sequence]. */
 export const searchCollection: Collection<SearchKey> = {
@@ -41,7 +41,7 @@ async function checkQuery(request: FastifyRequest): Promise<void> {
   searchQueryText((request.query as Record<string, unknown>).q);
 }
 
-export async function searchRoutes(parent: FastifyInstance, { store, cursors }: RouteDeps): Promise<void> {
+export async function searchRoutes(parent: FastifyInstance, { store, cursors, bodies }: RouteDeps): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -72,7 +72,7 @@ export async function searchRoutes(parent: FastifyInstance, { store, cursors }: 
         system: system ?? null,
         status: (status as CodeStatus | undefined) ?? null,
       });
-      sendJsonText(reply, pageEnvelope(page, cursors, searchCollection, binding));
+      sendJsonText(reply, pageEnvelope(page, cursors, searchCollection, binding, bodyFor(bodies, reply)));
       return reply;
     },
   );

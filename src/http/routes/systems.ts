@@ -5,7 +5,7 @@ import { effectiveLimit, pageEnvelope, positionAfter, rejectLooseLimit, type Col
 import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
 import { NoQuery, PageOf, PagingQuery, ReleaseRecord, SystemParams, SystemRecord, errorResponses, okResponse } from '../schemas.ts';
-import { sendJsonText, type RouteDeps } from './v1-types.ts';
+import { bodyFor, sendJsonText, type RouteDeps } from './v1-types.ts';
 
 export const systemsCollection: Collection<string> = {
   name: 'systems',
@@ -19,7 +19,7 @@ export const releasesCollection: Collection<number> = {
   fromSortKey: (key) => (key.length === 1 && Number.isSafeInteger(key[0]) && (key[0] as number) > 0 ? (key[0] as number) : null),
 };
 
-export async function systemsRoutes(parent: FastifyInstance, { store, cursors }: RouteDeps): Promise<void> {
+export async function systemsRoutes(parent: FastifyInstance, { store, cursors, bodies }: RouteDeps): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const paging = [rejectRepeatedParameters, rejectLooseLimit];
 
@@ -40,7 +40,7 @@ export async function systemsRoutes(parent: FastifyInstance, { store, cursors }:
     async (request, reply) => {
       const { limit, cursor } = request.query;
       const page = await listSystems(store, positionAfter(cursors, cursor, systemsCollection, ''), effectiveLimit(limit));
-      sendJsonText(reply, pageEnvelope(page, cursors, systemsCollection, ''));
+      sendJsonText(reply, pageEnvelope(page, cursors, systemsCollection, '', bodyFor(bodies, reply)));
       return reply;
     },
   );
@@ -86,7 +86,7 @@ export async function systemsRoutes(parent: FastifyInstance, { store, cursors }:
       const { system } = request.params;
       const binding = `system=${encodeURIComponent(system)}`;
       const page = await listReleases(store, system, positionAfter(cursors, cursor, releasesCollection, binding), effectiveLimit(limit));
-      sendJsonText(reply, pageEnvelope(page, cursors, releasesCollection, binding));
+      sendJsonText(reply, pageEnvelope(page, cursors, releasesCollection, binding, bodyFor(bodies, reply)));
       return reply;
     },
   );

@@ -103,7 +103,11 @@ async function answer(request: ReaderRequest): Promise<Reply> {
   try {
     snapshotFor(version);
     if (request.kind === 'search') {
-      response = { seq, page: await searchSqlite({ arrays }, request.query, request.tuning) };
+      const page = await searchSqlite({ arrays }, request.query, request.tuning);
+      // Handed over, not copied, as a batch's bytes are.
+      const bytes = page.json.byteOffset === 0 && page.json.buffer.byteLength === page.json.byteLength ? page.json : new Uint8Array(page.json);
+      response = { seq, page: { ...page, json: bytes } };
+      transfer = [bytes.buffer as ArrayBuffer];
     } else {
       const { json, missing } = read(request.ids, request.asOf);
       // Handed over, not copied: the bytes need an ArrayBuffer of their own (a small Buffer shares Node's pool).

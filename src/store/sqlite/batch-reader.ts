@@ -44,6 +44,7 @@
  * another starts with a batch a few seconds later.
  */
 import { AnsweringThread } from './answering-thread.ts';
+import { jsonItems } from '../../domain/json-text.ts';
 import type { BatchRecords } from '../../domain/navigation.ts';
 import type { RawPage } from '../../domain/pages.ts';
 import type { CodeRecord } from '../../domain/records.ts';
@@ -99,7 +100,9 @@ export type ReaderRequest = {
 } & ({ kind: 'batch'; ids: readonly string[]; asOf: string | null } | { kind: 'search'; query: CodeSearchQuery; tuning: SearchTuning });
 
 export type ReaderResponse =
-  { seq: number; json: Uint8Array; missing: string[] } | { seq: number; page: RawPage<SearchKey, CodeRecord> } | { seq: number; error: string };
+  | { seq: number; json: Uint8Array; missing: string[] }
+  | { seq: number; page: Omit<RawPage<SearchKey, CodeRecord>, 'json'> & { json: Uint8Array } }
+  | { seq: number; error: string };
 
 /**
  * How long the thread may go without answering anything, while it has
@@ -146,7 +149,8 @@ function readerAnswer(response: ReaderResponse): ReaderAnswer {
     const { json, missing } = response;
     return { json: Buffer.from(json.buffer, json.byteOffset, json.byteLength), missing };
   }
-  if ('page' in response) return response.page;
+  // The page's bytes arrive as a Uint8Array (a Buffer does not cross a thread as one): the same bytes, seen as a Buffer.
+  if ('page' in response) return { ...response.page, json: jsonItems<CodeRecord>(response.page.json) };
   throw new Error(`read on the reader thread failed: ${response.error}`);
 }
 

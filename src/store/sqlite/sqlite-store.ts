@@ -13,7 +13,7 @@ import { activityPath, attachActivity } from './activity.ts';
 import { SqliteAccessStore } from './access-store.ts';
 import { SqliteKeyLifeStore } from './key-life-store.ts';
 import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
-import { toRawPage } from '../sql/raw-page.ts';
+import { pageChanges, pageCodes } from './pages.ts';
 import { jsonText, type JsonText } from '../../domain/json-text.ts';
 import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
 import { SqliteSql } from './sql.ts';
@@ -165,14 +165,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   }
 
   async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
-    const where = ['id > $after'];
-    const params: Record<string, string | number> = { after: q.after ?? '', limit: q.limit + 1 };
-    const filter = conditionAdder(where, params);
-    filter('system = $system', 'system', q.system);
-    filter('status = $status', 'status', q.status);
-    const sql = `SELECT id, json FROM codes WHERE ${where.join(' AND ')} ORDER BY id LIMIT $limit`;
-    const rows = this.arrays(sql).all(params) as unknown as [string, string][];
-    return toRawPage<CodeRecord, [string, string], string>(rows, q.limit, 1, (row) => row[0]);
+    return pageCodes((sql, sameRead) => this.arrays(sql, sameRead), q);
   }
 
   /**
@@ -215,37 +208,8 @@ export class SqliteStore extends SqliteStatements implements Store {
     return this.stmt('SELECT 1 AS one FROM codes LIMIT 1').get() !== undefined;
   }
 
-  /**
-   * The keyset (effective_date, id) > (d, i) is split into two index ranges,
-   * "same date, larger id" then "later date": a row-value or OR condition
-   * would make SQLite scan every row of the cursor's date. SQLite runs the
-   * arms of a UNION ALL one after the other, so the rows arrive in key order;
-   * an outer ORDER BY would sort whole rows and double the cost of a page
-   * (140 → 295 µs for 200 rows). The paging property tests guard the order.
-   */
   async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
-    const filters: string[] = [];
-    const params: Record<string, string | number> = { limit: q.limit + 1 };
-    const filter = conditionAdder(filters, params);
-    filter('code_id = $codeId', 'codeId', q.codeId);
-    filter('system = $system', 'system', q.system);
-    filter('type = $type', 'type', q.type);
-    filter('effective_date >= $from', 'from', q.effectiveFrom);
-    filter('effective_date <= $to', 'to', q.effectiveTo);
-    filter("(CASE WHEN json_valid(json) THEN json_extract(json, '$.release') END) = $release", 'release', q.release ?? null);
-    const select = (extra: string[], order: string) =>
-      `SELECT effective_date, id, json FROM changes ${whereClause([...extra, ...filters])} ORDER BY ${order} LIMIT $limit`;
-    let sql: string;
-    if (q.after === null) {
-      sql = select([], 'effective_date, id');
-    } else {
-      params.afterDate = q.after.effectiveDate;
-      params.afterId = q.after.id;
-      sql = `SELECT * FROM (${select(['effective_date = $afterDate', 'id > $afterId'], 'id')})
-        UNION ALL SELECT * FROM (${select(['effective_date > $afterDate'], 'effective_date, id')}) LIMIT $limit`;
-    }
-    const rows = this.arrays(sql).all(params) as unknown as [string, number, string][];
-    return toRawPage<ChangeRecord, [string, number, string], ChangeKey>(rows, q.limit, 2, (row) => ({ effectiveDate: row[0], id: Number(row[1]) }));
+    return pageChanges((sql, sameRead) => this.arrays(sql, sameRead), q);
   }
 
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
@@ -341,17 +305,4 @@ function beginImmediate(db: DatabaseSync, waitMs: number): Promise<void> {
     waitMs,
     (cause) => new Error(`another import held the import lock for more than ${Math.round(waitMs / 1000)} s`, { cause }),
   );
-}
-
-/** Adds `condition` with its named parameter when the filter has a value. */
-function conditionAdder(conditions: string[], params: Record<string, string | number>) {
-  return (condition: string, name: string, value: string | null) => {
-    if (value === null) return;
-    conditions.push(condition);
-    params[name] = value;
-  };
-}
-
-function whereClause(conditions: string[]): string {
-  return conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
 }

@@ -46,9 +46,14 @@ export class SqliteStatements {
     return statement;
   }
 
-  /** A cached statement that returns rows as arrays (no object per row). */
-  protected arrays(sql: string): StatementSync {
-    readInTurn(this.db);
+  /**
+   * A cached statement that returns rows as arrays (no object per row).
+   * sameRead: run it in the read transaction the statement before it began, as
+   * it is (not ended for its age, see read-turn.ts), so that both read one
+   * snapshot; only right after a statement of the same turn.
+   */
+  protected arrays(sql: string, sameRead = false): StatementSync {
+    if (!sameRead || !this.db.isTransaction) readInTurn(this.db);
     const cacheKey = `[]${sql}`;
     let statement = this.statements.get(cacheKey);
     if (!statement) this.statements.set(cacheKey, (statement = prepareArrays(this.db, sql)));
