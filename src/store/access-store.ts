@@ -46,6 +46,8 @@ export interface AccessStore {
   revokeKey(id: string, revokedAt: string): Promise<KeyRevocation | null>;
   listKeys(orgId: string): Promise<ApiKeyInfo[]>;
   findKeyByHash(hash: string): Promise<KeyLookup | null>;
+  /** The hash of every stored key (revoked ones too), or null when there are more than max. */
+  keyHashes(max: number): Promise<string[] | null>;
 }
 
 export interface CounterRow {

@@ -57,6 +57,15 @@ describe('an in-process server on file F, the CLI on F', () => {
     const created = await cliJson<{ key: string }>(path, ['keys', 'create', '--org', 'test-org']);
     assert.equal((await bare(ctx, '/v1/codes', bearer(created.key))).statusCode, 200);
   });
+
+  test('a key created in another process works at once, also after the server refused made-up keys', async () => {
+    // The server refuses a key no stored key matches without a query: a new key must still be known at once.
+    for (let i = 0; i < 3; i++) assertError(await bare(ctx, '/v1/codes', bearer(`svc_live_${String(i).repeat(32)}`)), 401, 'invalid_api_key');
+    const created = await cliJson<{ key: string }>(path, ['keys', 'create', '--org', 'test-org']);
+    assert.equal((await bare(ctx, '/v1/codes', bearer(created.key))).statusCode, 200);
+    const { key: inProcess } = await newKey(ctx);
+    assert.equal((await bare(ctx, '/v1/codes/demo:A', bearer(inProcess))).statusCode, 200, 'a key created in this process too');
+  });
 });
 
 describe('the real server process, the CLI on its file', () => {

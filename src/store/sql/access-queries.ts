@@ -121,6 +121,11 @@ export class SqlAccessStore implements AccessStore {
     return r ? keyLookupFromRow(r) : null;
   }
 
+  async keyHashes(max: number): Promise<string[] | null> {
+    const rows = await this.sql.rows('SELECT hash FROM api_keys LIMIT ?', [max + 1]);
+    return rows.length > max ? null : rows.map((r) => String(r.hash));
+  }
+
   /** Counts of the given windows for one organisation (missing windows: absent). */
   async loadCounters(orgId: string, windows: string[]): Promise<Map<string, number>> {
     if (windows.length === 0) return new Map();
