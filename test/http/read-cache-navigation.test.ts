@@ -108,7 +108,11 @@ describe('navigation reads through the read cache', () => {
     const expected = ['up:D Level D', 'up:C Level C', 'up:B Level B', 'up:A Level A'];
     assert.deepEqual(await walk(), expected);
     const stored = await ctx.deps.store.navigation.pageAncestors({ id: 'up:E', after: null, limit: 50, status: null });
-    assert.equal((await body('/v1/codes/up:E/ancestors')).data!.map((c) => JSON.stringify(c)).join(','), stored.json.toString('utf8'), 'the same bytes as the store');
+    assert.equal(
+      (await body('/v1/codes/up:E/ancestors')).data!.map((c) => JSON.stringify(c)).join(','),
+      stored.json.toString('utf8'),
+      'the same bytes as the store',
+    );
     assert.deepEqual(await walk(), expected, 'read again, from the cache');
 
     // Another process revises a cached ancestor: the very next page has its new display.
