@@ -27,6 +27,11 @@ export interface KeyLifeStore {
 
   /** Appends requests, in one transaction. Returns false, writing nothing, while the database is busy. */
   appendRequests(batch: RequestBatch): Promise<boolean>;
+  /**
+   * The most requests one appendRequests() should carry: a few hundred where
+   * the append holds the event loop, any flush's worth where it does not.
+   */
+  readonly appendSlice: number;
   /** One page, newest first, and whether older entries remain. */
   pageRequests(query: RequestLogQuery): Promise<{ entries: LoggedRequest[]; hasMore: boolean }>;
   /** Drops the organisation's entries older than `before` and beyond the newest `keep`. */

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createOrg } from '../../src/services/access/admin.ts';
 import { createExpiringKey, updateOrgSettings } from '../../src/services/access/key-life.ts';
-import { APPEND_SLICE, loggedPath, MAX_PENDING, pageRequestLog, RequestLogRecorder } from '../../src/services/access/request-log.ts';
+import { loggedPath, MAX_PENDING, pageRequestLog, RequestLogRecorder } from '../../src/services/access/request-log.ts';
+import { EVENT_LOOP_APPEND_SLICE } from '../../src/domain/request-batch.ts';
 import { createDemoContext, type TestContext } from '../helpers/context.ts';
 import { bare, bearer, randomPart } from './helpers.ts';
 
@@ -150,10 +151,10 @@ describe('request log', () => {
     assert.equal(logged.entries.length, 1, 'what was kept is written on close');
   });
 
-  test('a large batch is written a slice at a time, beside the requests: the event loop runs on while it is written', async () => {
+  test('a large batch is written beside the requests: the event loop runs on while it is written', async () => {
     const recorder = new RequestLogRecorder(ctx.store.keyLife, { now: ctx.clock.now, flushIntervalMs: 3_600_000 });
     const logged = async (i: number) => (await pageRequestLog(ctx.deps.admin, ctx.org, { requestId: `req_slice_${i}` }, 1)).entries.length === 1;
-    const total = 3 * APPEND_SLICE + 1;
+    const total = 3 * EVENT_LOOP_APPEND_SLICE + 1;
     try {
       for (let i = 0; i < total; i++) recorder.record(pendingEntry(`req_slice_${i}`));
       let done = false;
@@ -165,8 +166,12 @@ describe('request log', () => {
         turns++;
       }
       await flushed;
-      assert.ok(turns >= 4, `the event loop ran ${turns} turns while 4 slices were written`);
-      assert.deepEqual([await logged(0), await logged(APPEND_SLICE), await logged(total - 1)], [true, true, true], 'the whole batch once the flush returns');
+      assert.ok(turns >= 4, `the event loop ran ${turns} turns while the batch was written`);
+      assert.deepEqual(
+        [await logged(0), await logged(EVENT_LOOP_APPEND_SLICE), await logged(total - 1)],
+        [true, true, true],
+        'the whole batch once the flush returns',
+      );
     } finally {
       await recorder.close();
     }

@@ -14,12 +14,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Worker } from 'node:worker_threads';
-import { RequestBatch } from '../../src/domain/request-batch.ts';
+import { EVENT_LOOP_APPEND_SLICE, RequestBatch } from '../../src/domain/request-batch.ts';
 import type { RequestLogEntry } from '../../src/domain/key-life-records.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { activityPath } from '../../src/store/sqlite/activity.ts';
 import { WRITER_BUSY_TIMEOUT_MS } from '../../src/store/sqlite/activity-writer.ts';
-import { APPEND_SLICE, RequestLogRecorder } from '../../src/services/access/request-log.ts';
+import { RequestLogRecorder } from '../../src/services/access/request-log.ts';
 import { tempDir } from '../helpers/context.ts';
 
 let dir: string;
@@ -148,13 +148,13 @@ test('without the thread (an in-memory database), a large batch is appended a sl
   const store = await storeWithKey(':memory:');
   const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs: 3_600_000 });
   try {
-    const total = 3 * APPEND_SLICE + 1;
+    const total = 3 * EVENT_LOOP_APPEND_SLICE + 1;
     for (let i = 0; i < total; i++) recorder.record(pending(`req_slice_${i}`));
     const flushed = recorder.flush();
     // What the event loop runs next, as a request arriving during the flush would be.
     await new Promise((resolve) => setImmediate(resolve));
     const between = await logged(store);
-    assert.equal(between.length, APPEND_SLICE, 'between slices: the first one written, not the rest');
+    assert.equal(between.length, EVENT_LOOP_APPEND_SLICE, 'between slices: the first one written, not the rest');
     await flushed;
     assert.equal((await logged(store)).length, total, 'the whole batch once the flush returns');
   } finally {

@@ -7,9 +7,9 @@
  * Recording stays off the request's path: a request adds its fields to an
  * in-memory batch packed in buffers (request-batch.ts; bounded: beyond it,
  * entries are dropped and counted, never waited for), and the batch is
- * appended ten times a second, in transactions of a few hundred entries with
- * the event loop free between them (on SQLite they are written on a thread of
- * their own).
+ * appended ten times a second: on SQLite, whole, by a thread of its own; where
+ * the append holds the event loop, in transactions of a few hundred entries
+ * with the event loop free between them (KeyLifeStore.appendSlice).
  * Scaled out, every instance appends to the one PostgreSQL table.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -31,11 +31,6 @@ const PRUNE_EVERY_MS = 60_000;
  * ms against 7.6–7.9 ms, bench/HISTORY.md, "2026-12-01"); a crash loses at most 0.1 s of the log.
  */
 export const FLUSH_INTERVAL_MS = 100;
-/**
- * Entries appended per transaction, the event loop free between them: 500 took ~10 ms on the
- * event loop of a server under load (a CPU profile at 10 000 requests a second), 200 take ~4.
- */
-export const APPEND_SLICE = 200;
 
 /** An entry as recorded on the hot path: the time as a number, turned into text only when written. */
 export interface PendingRequest extends Omit<RequestLogEntry, 'at' | 'path'> {
@@ -122,11 +117,14 @@ export class RequestLogRecorder {
   private async flushNow(): Promise<void> {
     if (this.pending.length > 0) {
       const batch = this.pending;
-      this.pending = new RequestBatch();
+      // Room for as many as this flush took: the next one grows no arrays (copying them) on the way.
+      this.pending = new RequestBatch(Math.min(batch.length, MAX_PENDING));
+      const size = this.store.appendSlice;
       let written = 0;
       try {
         while (written < batch.length) {
-          const slice = batch.slice(written, written + APPEND_SLICE);
+          // A batch that is one slice is appended as it is, not copied into another.
+          const slice = written === 0 && batch.length <= size ? batch : batch.slice(written, written + size);
           const ok = await this.store.appendRequests(slice);
           if (!ok) break;
           for (const orgId of slice.orgIds()) this.orgsSincePrune.add(orgId);

@@ -1,6 +1,6 @@
 /** KeyLifeStore over PostgreSQL, one request log for every instance: the shared queries, and a batch appended as one statement. */
 import type pg from 'pg';
-import type { RequestBatch } from '../../domain/request-batch.ts';
+import { EVENT_LOOP_APPEND_SLICE, type RequestBatch } from '../../domain/request-batch.ts';
 import { SqlKeyLifeStore } from '../sql/key-life-queries.ts';
 import { exec } from './pg-client.ts';
 import { PostgresSql } from './sql.ts';
@@ -12,6 +12,9 @@ export class PostgresKeyLifeStore extends SqlKeyLifeStore {
     super(new PostgresSql(pool));
     this.pool = pool;
   }
+
+  /** One statement of this many rows is built on the event loop (each entry's fields as text). */
+  readonly appendSlice = EVENT_LOOP_APPEND_SLICE;
 
   async appendRequests(batch: RequestBatch): Promise<boolean> {
     if (batch.length === 0) return true;

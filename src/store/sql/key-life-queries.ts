@@ -32,6 +32,7 @@ export abstract class SqlKeyLifeStore implements KeyLifeStore {
 
   /** Appends the batch whole; false when it could not be written now (the caller keeps it for later). */
   abstract appendRequests(batch: RequestBatch): Promise<boolean>;
+  abstract readonly appendSlice: number;
 
   async shortenExpiry(keyId: string, expiresAt: string): Promise<boolean> {
     const n = await this.sql.run('UPDATE api_keys SET expires_at = ? WHERE id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)', [
