@@ -49,7 +49,10 @@ const LAST = '],"pagination":{"has_more":false}}';
 /** Where a body is written: a buffer of exactly that many bytes, for one response (see body-buffers.ts). */
 export type BodyAllocator = (size: number) => Buffer;
 
-/** The envelope around the records' ready JSON, as the bytes sent: the records' bytes are copied once, never decoded. */
+/**
+ * The envelope around the records' ready JSON, as the bytes sent: the records' bytes are copied
+ * once, never decoded. It consumes the page: its bytes are given back once copied (see release).
+ */
 export function pageEnvelope<K, T>(
   page: RawPage<K, T>,
   codec: CursorCodec,
@@ -67,8 +70,23 @@ export function pageEnvelope<K, T>(
   body.write(HEAD, 0, 'latin1');
   items.copy(body, HEAD.length);
   body.write(tail, HEAD.length + items.length, 'latin1');
+  release(items);
   return jsonBody(body);
 }
+
+/**
+ * Gives a page's bytes back at once, when they own their memory (a database's buffer, a copy out
+ * of the read cache), instead of at V8's next collection: under 200-change pages those buffers,
+ * outside V8's heap, held 40–70 MB between collections and left glibc's heap fragmented. Never a
+ * slice of a larger buffer (Node's shared pool for small ones).
+ */
+function release(bytes: Buffer): void {
+  const whole = bytes.buffer;
+  if (bytes.byteOffset === 0 && bytes.byteLength === whole.byteLength && whole.byteLength >= RELEASED_FROM && whole instanceof ArrayBuffer) whole.transfer(0);
+}
+
+/** Smaller buffers may be slices of Node's shared pool (below 4 KiB); these never are. */
+const RELEASED_FROM = 4096;
 
 /** The position a cursor points after, or null for the first page; invalid_cursor otherwise. */
 export function positionAfter<K>(codec: CursorCodec, cursor: string | undefined, collection: Collection<K>, binding: string): K | null {
