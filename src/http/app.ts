@@ -3,7 +3,7 @@
  * it through inject() or a real listener, server.ts through listen().
  */
 import { METHODS } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type preHandlerHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
@@ -13,7 +13,7 @@ import { answerConnect, drainingGuard, httpServerOptions, rejectMissingHost } fr
 import { registerOps, withOutages } from './ops.ts';
 import { RequestLog, serializers } from './logging.ts';
 import { loggableUrl, rejectKeyInQuery } from './query-keys.ts';
-import { watchBodyForKeys, watchForExposedKeys } from './exposure-hooks.ts';
+import { bodyWatch, watchForExposedKeys } from './exposure-hooks.ts';
 import { openApiOptions } from './openapi.ts';
 import { newRequestId } from './request-id.ts';
 import { sitePlugin } from './site.ts';
@@ -94,12 +94,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     }
     marking.then(() => rejectKeyInQuery(request.url)).then(() => done(), done);
   });
-  // A key in a parsed body field: only routes that take a body have one to look at (GET and HEAD pay nothing).
-  const watchBody: preHandlerHookHandler = (request, _reply, done) => {
-    const marking = watchBodyForKeys(deps.exposures, request);
-    if (marking === null) return done();
-    marking.then(() => done(), done);
-  };
+  // A key in a parsed body field: only routes that take a body have one to look at (GET and HEAD pay nothing),
+  // and the not-found handlers, here and the dashboard's (they are no route: onRoute never sees them).
+  const watchBody = bodyWatch(deps.exposures);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
@@ -116,9 +113,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   const compressed = new CompressedCache(deps.config.compressedCacheBytes);
   await app.register(v1Plugin, { prefix: '/v1', store: deps.catalog, cursors: deps.cursors, bodies: new BodyBuffers(), gate, compressed });
-  await app.register(async (scope) => dashboardPlugin(scope, deps), { prefix: '/dashboard' });
+  await app.register(async (scope) => dashboardPlugin(scope, deps, watchBody), { prefix: '/dashboard' });
 
-  app.setNotFoundHandler(async (request) => {
+  app.setNotFoundHandler({ preHandler: watchBody }, async (request) => {
     throw new ApiError(
       'route_not_found',
       `No route ${request.method} ${loggableUrl(request.url.split('?')[0]!)}. The API lives under /v1; its reference is at /docs.`,

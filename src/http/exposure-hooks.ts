@@ -7,7 +7,7 @@
  * other request these return null, not a promise, so the hooks that call them
  * go on at once.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { keyShapedTexts, keyShapedValues, mayHoldKeyShape } from '../domain/key-shape.ts';
 import type { ExposureWatch } from '../services/access/exposure.ts';
 import type { ExposureVia } from '../domain/key-life-records.ts';
@@ -36,6 +36,18 @@ export function watchBodyForKeys(watch: ExposureWatch, request: FastifyRequest):
   const body: unknown = request.body;
   if (body === undefined || body === null) return null;
   return reportAll(watch, request, [['body', keyShapedValues(body)]]);
+}
+
+/**
+ * The preHandler that watches a parsed body, for every route that takes one and for the
+ * not-found handlers (which parse a body too, and are no route: see app.ts's onRoute).
+ */
+export function bodyWatch(watch: ExposureWatch): preHandlerHookHandler {
+  return (request, _reply, done) => {
+    const marking = watchBodyForKeys(watch, request);
+    if (marking === null) return done();
+    marking.then(() => done(), done);
+  };
 }
 
 function reportAll(watch: ExposureWatch, request: FastifyRequest, found: [ExposureVia, string[]][]): Promise<void> | null {

@@ -85,6 +85,20 @@ describe('exposed keys', () => {
     assert.deepEqual(vias, ['body POST /dashboard/login', 'referer GET /v1/codes']);
   });
 
+  test('in the body of a request no route answers, at the root and under /dashboard: marked too, with the 404 as usual', async () => {
+    const marked: string[] = [];
+    for (const [slug, url, type, payload] of [
+      ['lost-json', '/nope', 'application/json', (key: string) => JSON.stringify({ token: key })],
+      ['lost-form', '/dashboard/nope', 'application/x-www-form-urlencoded', (key: string) => `password=${key}`],
+    ] as const) {
+      const { org, key } = await orgWithKey(slug);
+      const answer = await ctx.app.inject({ method: 'POST', url, headers: { 'content-type': type }, payload: payload(key) });
+      assert.equal(answer.statusCode, 404, url);
+      marked.push(...(await ctx.store.keyLife.listExposures(org.id, 10)).map((e) => `${e.via} ${e.route}`));
+    }
+    assert.deepEqual(marked, ['body POST /nope', 'body POST /dashboard/nope']);
+  });
+
   test('only live keys: unknown, revoked and expired keys mark nothing', async () => {
     const { org, key, info } = await orgWithKey('quiet');
     const ends = new Date(ctx.clock.ms + 1000).toISOString();
