@@ -22,6 +22,23 @@ import type { RequestLogEntry } from './key-life-records.ts';
  */
 export const EVENT_LOOP_APPEND_SLICE = 200;
 
+/** The most one append should carry: requests, and bytes of their paths and Request-Ids. */
+export interface AppendLimits {
+  requests: number;
+  textBytes: number;
+}
+
+/** Where the append holds the event loop: a few hundred requests, whatever their paths. */
+export const EVENT_LOOP_APPEND: AppendLimits = { requests: EVENT_LOOP_APPEND_SLICE, textBytes: Number.POSITIVE_INFINITY };
+
+/**
+ * Where a thread of its own appends (SQLite's writer thread): any flush's worth of ordinary
+ * requests in one message (a tenth of a second at 15 000 a second is 1 500 requests, ~100 KB of
+ * text), yet never more than its bounded heap decodes at once: 20 000 requests with 16 000-byte
+ * paths in one message, 320 MB of text, ran it out of memory.
+ */
+export const THREAD_APPEND: AppendLimits = { requests: 5_000, textBytes: 1 << 20 };
+
 /** What a request adds: an entry with its time as a number (ms), turned into text only when read back. */
 export interface RequestToLog extends Omit<RequestLogEntry, 'at'> {
   atMs: number;
@@ -136,6 +153,20 @@ export class RequestBatch {
     const orgs = new Set<string>();
     for (let i = 0; i < this.length; i++) orgs.add(this.strings[this.numbers[i * FIELDS + ORG]!]!);
     return orgs;
+  }
+
+  /** Where an append from request start ends: within the limits, and at least one request. */
+  sliceEnd(start: number, limits: AppendLimits): number {
+    const last = Math.min(this.length, start + limits.requests);
+    if (start >= last || limits.textBytes === Number.POSITIVE_INFINITY) return last;
+    const n = this.numbers;
+    const budget = n[start * FIELDS + TEXT_START]! + limits.textBytes;
+    let end = start + 1;
+    for (; end < last; end++) {
+      const at = end * FIELDS;
+      if (n[at + TEXT_START]! + n[at + PATH_BYTES]! + n[at + ID_BYTES]! > budget) break;
+    }
+    return end;
   }
 
   /** Requests start to end (exclusive) in a batch of their own. */

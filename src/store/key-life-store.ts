@@ -3,7 +3,7 @@
  * period), exposures, per-organisation settings, per-key usage over a span of
  * days, and the request log. Each backend implements it in a file of its own.
  */
-import type { RequestBatch } from '../domain/request-batch.ts';
+import type { AppendLimits, RequestBatch } from '../domain/request-batch.ts';
 import type { UsageRow } from './access-store.ts';
 
 import type { Exposure, LoggedRequest, NewExposure, OrgSettings, RequestLogQuery } from '../domain/key-life-records.ts';
@@ -28,10 +28,11 @@ export interface KeyLifeStore {
   /** Appends requests, in one transaction. Returns false, writing nothing, while the database is busy. */
   appendRequests(batch: RequestBatch): Promise<boolean>;
   /**
-   * The most requests one appendRequests() should carry: a few hundred where
-   * the append holds the event loop, any flush's worth where it does not.
+   * The most one appendRequests() should carry: a few hundred requests where
+   * the append holds the event loop, a flush's worth (within a bounded size)
+   * where a thread of its own appends.
    */
-  readonly appendSlice: number;
+  readonly appendLimits: AppendLimits;
   /** One page, newest first, and whether older entries remain. */
   pageRequests(query: RequestLogQuery): Promise<{ entries: LoggedRequest[]; hasMore: boolean }>;
   /** Drops the organisation's entries older than `before` and beyond the newest `keep`. */

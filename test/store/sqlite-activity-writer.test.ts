@@ -113,6 +113,61 @@ test('when the thread dies, what it was sent is written all the same, and later 
   }
 });
 
+test('a flush of requests with the longest paths goes to the thread in parts its bounded heap decodes: each request once, and the thread lives on', async () => {
+  const path = join(dir, 'long-paths.db');
+  const store = await storeWithKey(path);
+  const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs: 3_600_000 });
+  try {
+    assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_first')])), true);
+    const thread = writerThread(store);
+    assert.notEqual(thread, null);
+    let died: unknown = null;
+    thread!.once('exit', (code) => (died = code));
+    const appends = countAppends(store);
+    // A URL as long as Node's parser lets through (16 KB of headers), 2 000 times: 32 MB of paths in one flush.
+    const url = `/v1/codes/search?q=${'a'.repeat(16_000)}`;
+    const total = 2_000;
+    for (let i = 0; i < total; i++) recorder.record({ ...pending(`req_long_${i}`), url });
+    await recorder.flush();
+    assert.equal(died, null, 'the thread did not run out of memory');
+    assert.equal(writerThread(store), thread, 'the same thread still writes');
+    assert.ok(appends() >= 30, `sent in parts of at most 1 MiB of text, 30.5 MiB in all (${appends()} appends)`);
+    const db = new DatabaseSync(activityPath(path), { readOnly: true });
+    try {
+      const row = db.prepare("SELECT count(*) AS n, count(DISTINCT request_id) AS ids FROM request_log WHERE request_id LIKE 'req_long_%'").get() as {
+        n: number;
+        ids: number;
+      };
+      assert.deepEqual({ ...row }, { n: total, ids: total });
+    } finally {
+      db.close();
+    }
+  } finally {
+    await recorder.close();
+    await store.close();
+  }
+});
+
+test('while no thread runs (it died a moment ago), a large flush is appended a few hundred at a time on the event loop', async () => {
+  const store = await storeWithKey(join(dir, 'no-thread.db'));
+  const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs: 3_600_000 });
+  try {
+    assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_first')])), true);
+    await writerThread(store)!.terminate();
+    assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_second')])), true);
+    assert.equal(writerThread(store), null, 'none runs for a while');
+    const appends = countAppends(store);
+    const total = 3 * EVENT_LOOP_APPEND_SLICE + 1;
+    for (let i = 0; i < total; i++) recorder.record(pending(`req_loop_${i}`));
+    await recorder.flush();
+    assert.equal(appends(), 4, 'three slices of 200 and one of 1');
+    assert.equal((await logged(store)).filter((id) => id.startsWith('req_loop_')).length, total);
+  } finally {
+    await recorder.close();
+    await store.close();
+  }
+});
+
 test('while another connection holds the activity file, flushes do not pile up: a close waits for the lock, then writes everything once', async () => {
   const path = join(dir, 'locked.db');
   const store = await storeWithKey(path);

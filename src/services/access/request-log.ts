@@ -9,7 +9,7 @@
  * entries are dropped and counted, never waited for), and the batch is
  * appended ten times a second: on SQLite, whole, by a thread of its own; where
  * the append holds the event loop, in transactions of a few hundred entries
- * with the event loop free between them (KeyLifeStore.appendSlice).
+ * with the event loop free between them (KeyLifeStore.appendLimits).
  * Scaled out, every instance appends to the one PostgreSQL table.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -119,12 +119,13 @@ export class RequestLogRecorder {
       const batch = this.pending;
       // Room for as many as this flush took: the next one grows no arrays (copying them) on the way.
       this.pending = new RequestBatch(Math.min(batch.length, MAX_PENDING));
-      const size = this.store.appendSlice;
+      const limits = this.store.appendLimits;
       let written = 0;
       try {
         while (written < batch.length) {
+          const end = batch.sliceEnd(written, limits);
           // A batch that is one slice is appended as it is, not copied into another.
-          const slice = written === 0 && batch.length <= size ? batch : batch.slice(written, written + size);
+          const slice = written === 0 && end === batch.length ? batch : batch.slice(written, end);
           const ok = await this.store.appendRequests(slice);
           if (!ok) break;
           for (const orgId of slice.orgIds()) this.orgsSincePrune.add(orgId);

@@ -1,6 +1,6 @@
 /** KeyLifeStore over PostgreSQL, one request log for every instance: the shared queries, and a batch appended as one statement. */
 import type pg from 'pg';
-import { EVENT_LOOP_APPEND_SLICE, type RequestBatch } from '../../domain/request-batch.ts';
+import { EVENT_LOOP_APPEND, type RequestBatch } from '../../domain/request-batch.ts';
 import { SqlKeyLifeStore } from '../sql/key-life-queries.ts';
 import { exec } from './pg-client.ts';
 import { PostgresSql } from './sql.ts';
@@ -14,7 +14,7 @@ export class PostgresKeyLifeStore extends SqlKeyLifeStore {
   }
 
   /** One statement of this many rows is built on the event loop (each entry's fields as text). */
-  readonly appendSlice = EVENT_LOOP_APPEND_SLICE;
+  readonly appendLimits = EVENT_LOOP_APPEND;
 
   async appendRequests(batch: RequestBatch): Promise<boolean> {
     if (batch.length === 0) return true;

@@ -5,7 +5,7 @@
  * one statement), so each backend's class supplies that one method.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { RequestBatch } from '../../domain/request-batch.ts';
+import type { AppendLimits, RequestBatch } from '../../domain/request-batch.ts';
 import type { UsageRow } from '../access-store.ts';
 import { exposureFromRow, loggedRequestFromRow, usageFromRow } from '../key-life-rows.ts';
 import {
@@ -32,7 +32,7 @@ export abstract class SqlKeyLifeStore implements KeyLifeStore {
 
   /** Appends the batch whole; false when it could not be written now (the caller keeps it for later). */
   abstract appendRequests(batch: RequestBatch): Promise<boolean>;
-  abstract readonly appendSlice: number;
+  abstract readonly appendLimits: AppendLimits;
 
   async shortenExpiry(keyId: string, expiresAt: string): Promise<boolean> {
     const n = await this.sql.run('UPDATE api_keys SET expires_at = ? WHERE id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)', [

@@ -86,6 +86,11 @@ export class ActivityWriter {
     return answer;
   }
 
+  /** Whether the next append goes to a thread (one runs, or one would start for it). */
+  get threaded(): boolean {
+    return !this.closed && (this.thread !== null || performance.now() >= this.restartAt);
+  }
+
   /** Waits for the appends sent, then stops the thread; later appends are written on the event loop. */
   async close(): Promise<void> {
     this.closed = true;
@@ -103,7 +108,7 @@ export class ActivityWriter {
       {
         entry: new URL('./activity-writer-worker.js', import.meta.url),
         workerData: this.init,
-        // One slice at a time: a few hundred requests (200 with 16 000-character paths fit).
+        // One message at a time, within THREAD_APPEND (request-batch.ts): its entries, decoded at once, fit.
         resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 2 },
         deadlineMs: ANSWER_DEADLINE_MS,
         name: "the request log's writer thread",

@@ -5,7 +5,7 @@
  * on the event loop without waiting for it.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { EVENT_LOOP_APPEND_SLICE, type RequestBatch } from '../../domain/request-batch.ts';
+import { EVENT_LOOP_APPEND, THREAD_APPEND, type AppendLimits, type RequestBatch } from '../../domain/request-batch.ts';
 import { SqlKeyLifeStore } from '../sql/key-life-queries.ts';
 import { ActivityWriter, WRITER_BUSY_TIMEOUT_MS } from './activity-writer.ts';
 import { writeActivity } from './busy.ts';
@@ -30,11 +30,12 @@ export class SqliteKeyLifeStore extends SqlKeyLifeStore {
   }
 
   /**
-   * On the writer thread a whole flush is one message (its entries copied once, to be handed
-   * over); on the event loop (in memory, or while no thread runs) a few hundred at a time.
+   * On the writer thread a flush is one message (its entries copied once, to be handed over)
+   * unless it is larger than the thread should decode at once; on the event loop (in memory, or
+   * while no thread runs) a few hundred at a time.
    */
-  get appendSlice(): number {
-    return this.writer === null ? EVENT_LOOP_APPEND_SLICE : Number.POSITIVE_INFINITY;
+  get appendLimits(): AppendLimits {
+    return this.writer?.threaded === true ? THREAD_APPEND : EVENT_LOOP_APPEND;
   }
 
   async appendRequests(batch: RequestBatch): Promise<boolean> {
