@@ -5,7 +5,7 @@
  */
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
@@ -78,7 +78,7 @@ export function dashboardErrorHandler(deps: Pick<Deps, 'metrics'>) {
 }
 
 /** watchBody: the app's watch for keys in a parsed body, which a request no page answers still gets. */
-export async function dashboardPlugin(app: FastifyInstance, deps: Deps, watchBody: preHandlerHookHandler): Promise<void> {
+export async function dashboardPlugin(app: FastifyInstance, deps: Deps, watchBody: preValidationHookHandler): Promise<void> {
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
 
@@ -88,7 +88,7 @@ export async function dashboardPlugin(app: FastifyInstance, deps: Deps, watchBod
   });
 
   // Handlers first: the plugins registered below copy them when they load.
-  app.setNotFoundHandler({ preHandler: watchBody }, async (_request, reply) => sendPage(reply, 404, messagePage('Not found', 'There is no such page.')));
+  app.setNotFoundHandler({ preValidation: watchBody }, async (_request, reply) => sendPage(reply, 404, messagePage('Not found', 'There is no such page.')));
   app.setErrorHandler(dashboardErrorHandler(deps));
   await app.register(fastifyStatic, {
     root: join(dirname(fileURLToPath(import.meta.url)), 'assets'),

@@ -100,8 +100,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
-    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-    route.preHandler = [watchBody, ...own];
+    const own = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+    route.preValidation = [watchBody, ...own];
   });
 
   await app.register(swagger, openApiOptions({ publicUrl: deps.config.publicUrlSet ? deps.config.publicUrl : null }));
@@ -115,7 +115,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(v1Plugin, { prefix: '/v1', store: deps.catalog, cursors: deps.cursors, bodies: new BodyBuffers(), gate, compressed });
   await app.register(async (scope) => dashboardPlugin(scope, deps, watchBody), { prefix: '/dashboard' });
 
-  app.setNotFoundHandler({ preHandler: watchBody }, async (request) => {
+  app.setNotFoundHandler({ preValidation: watchBody }, async (request) => {
     throw new ApiError(
       'route_not_found',
       `No route ${request.method} ${loggableUrl(request.url.split('?')[0]!)}. The API lives under /v1; its reference is at /docs.`,

@@ -7,7 +7,7 @@
  * other request these return null, not a promise, so the hooks that call them
  * go on at once.
  */
-import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import { keyShapedTexts, keyShapedValues, mayHoldKeyShape } from '../domain/key-shape.ts';
 import type { ExposureWatch } from '../services/access/exposure.ts';
 import type { ExposureVia } from '../domain/key-life-records.ts';
@@ -39,10 +39,12 @@ export function watchBodyForKeys(watch: ExposureWatch, request: FastifyRequest):
 }
 
 /**
- * The preHandler that watches a parsed body, for every route that takes one and for the
- * not-found handlers (which parse a body too, and are no route: see app.ts's onRoute).
+ * The hook that watches a parsed body, for every route that takes one and for the not-found
+ * handlers (which parse a body too, and are no route: see app.ts's onRoute). It runs first of
+ * the preValidation hooks, before any check of the body or its type can refuse the request: a
+ * key in a field the route does not know, or in a body of the wrong type, has leaked all the same.
  */
-export function bodyWatch(watch: ExposureWatch): preHandlerHookHandler {
+export function bodyWatch(watch: ExposureWatch): preValidationHookHandler {
   return (request, _reply, done) => {
     const marking = watchBodyForKeys(watch, request);
     if (marking === null) return done();

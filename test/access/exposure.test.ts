@@ -73,7 +73,7 @@ describe('exposed keys', () => {
       headers: { ...ctx.authHeaders, referer: `https://shop.example/checkout?apikey=${key}` },
     });
     assert.equal(page.statusCode, 200);
-    // Today no /v1 endpoint takes a body (bodies are read after authentication and routing); a form field counts the same.
+    // A form field counts the same as a JSON one (the /v1 batch's body: below).
     const form = await ctx.app.inject({
       method: 'POST',
       url: '/dashboard/login',
@@ -83,6 +83,32 @@ describe('exposed keys', () => {
     assert.ok(form.statusCode < 500, String(form.statusCode));
     const vias = (await ctx.store.keyLife.listExposures(org.id, 10)).map((e) => `${e.via} ${e.route}`);
     assert.deepEqual(vias, ['body POST /dashboard/login', 'referer GET /v1/codes']);
+  });
+
+  test('in the body of a request the route refuses (an unknown field, a bad value, the wrong type): marked all the same', async () => {
+    const marked: string[] = [];
+    for (const [slug, type, payload, status] of [
+      ['refused-field', 'application/json', (key: string) => JSON.stringify({ ids: ['demo:A'], note: key }), 400],
+      ['refused-value', 'application/json', (key: string) => JSON.stringify({ ids: ['demo:A'], as_of: key }), 400],
+      ['refused-type', 'text/plain', (key: string) => key, 415],
+      ['accepted', 'application/json', (key: string) => JSON.stringify({ ids: [key] }), 200],
+    ] as const) {
+      const { org, key } = await orgWithKey(slug);
+      const answer = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/codes/batch',
+        headers: { ...ctx.authHeaders, 'content-type': type },
+        payload: payload(key),
+      });
+      assert.equal(answer.statusCode, status, `${slug}: ${answer.body}`);
+      marked.push(...(await ctx.store.keyLife.listExposures(org.id, 10)).map((e) => `${slug}: ${e.via} ${e.route}`));
+    }
+    assert.deepEqual(marked, [
+      'refused-field: body POST /v1/codes/batch',
+      'refused-value: body POST /v1/codes/batch',
+      'refused-type: body POST /v1/codes/batch',
+      'accepted: body POST /v1/codes/batch',
+    ]);
   });
 
   test('in the body of a request no route answers, at the root and under /dashboard: marked too, with the 404 as usual', async () => {
