@@ -14,12 +14,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Worker } from 'node:worker_threads';
-import { EVENT_LOOP_APPEND_SLICE, RequestBatch } from '../../src/domain/request-batch.ts';
+import { EVENT_LOOP_APPEND_SLICE, RequestBatch, THREAD_APPEND } from '../../src/domain/request-batch.ts';
 import type { RequestLogEntry } from '../../src/domain/key-life-records.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { activityPath } from '../../src/store/sqlite/activity.ts';
 import { WRITER_BUSY_TIMEOUT_MS } from '../../src/store/sqlite/activity-writer.ts';
-import { RequestLogRecorder } from '../../src/services/access/request-log.ts';
+import { MAX_PENDING, RequestLogRecorder } from '../../src/services/access/request-log.ts';
 import { tempDir } from '../helpers/context.ts';
 
 let dir: string;
@@ -56,6 +56,20 @@ const entry = (requestId: string): RequestLogEntry => ({
 async function logged(store: SqliteStore): Promise<string[]> {
   const page = await store.keyLife.pageRequests({ orgId: 'org_1', keyId: null, statusClass: null, requestId: null, before: null, limit: 1000 });
   return page.entries.map((e) => e.requestId).reverse();
+}
+
+/** How many entries of the activity file have a Request-Id with this prefix, and how many distinct ones. */
+function countLogged(path: string, prefix: string): { n: number; ids: number } {
+  const db = new DatabaseSync(activityPath(path), { readOnly: true });
+  try {
+    const row = db.prepare('SELECT count(*) AS n, count(DISTINCT request_id) AS ids FROM request_log WHERE request_id LIKE ?').get(`${prefix}%`) as {
+      n: number;
+      ids: number;
+    };
+    return { n: row.n, ids: row.ids };
+  } finally {
+    db.close();
+  }
 }
 
 /** The writer's thread, while one runs. */
@@ -132,16 +146,7 @@ test('a flush of requests with the longest paths goes to the thread in parts its
     assert.equal(died, null, 'the thread did not run out of memory');
     assert.equal(writerThread(store), thread, 'the same thread still writes');
     assert.ok(appends() >= 30, `sent in parts of at most 1 MiB of text, 30.5 MiB in all (${appends()} appends)`);
-    const db = new DatabaseSync(activityPath(path), { readOnly: true });
-    try {
-      const row = db.prepare("SELECT count(*) AS n, count(DISTINCT request_id) AS ids FROM request_log WHERE request_id LIKE 'req_long_%'").get() as {
-        n: number;
-        ids: number;
-      };
-      assert.deepEqual({ ...row }, { n: total, ids: total });
-    } finally {
-      db.close();
-    }
+    assert.deepEqual(countLogged(path, 'req_long_'), { n: total, ids: total });
   } finally {
     await recorder.close();
     await store.close();
@@ -163,6 +168,63 @@ test('while no thread runs (it died a moment ago), a large flush is appended a f
     assert.equal(appends(), 4, 'three slices of 200 and one of 1');
     assert.equal((await logged(store)).filter((id) => id.startsWith('req_loop_')).length, total);
   } finally {
+    await recorder.close();
+    await store.close();
+  }
+});
+
+test('a thread that dies during a flush leaves the rest of that flush to slices of 200 on the event loop', async () => {
+  const path = join(dir, 'dies-mid-flush.db');
+  const store = await storeWithKey(path);
+  const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs: 3_600_000 });
+  try {
+    assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_first')])), true);
+    const keyLife = store.keyLife as unknown as { appendRequests: (batch: RequestBatch) => Promise<boolean> };
+    const append = keyLife.appendRequests.bind(keyLife);
+    const sizes: number[] = [];
+    keyLife.appendRequests = (batch) => {
+      sizes.push(batch.length);
+      // The thread dies as the first part is handed to it: it never answers, and that part is written on the event loop.
+      if (sizes.length === 1) void writerThread(store)?.terminate();
+      return append(batch);
+    };
+    // Within the 10 000 entries an organisation keeps, so that every one can be counted.
+    const total = THREAD_APPEND.requests + 1_000;
+    for (let i = 0; i < total; i++) recorder.record(pending(`req_mid_${i}`));
+    await recorder.flush();
+    assert.equal(sizes[0], THREAD_APPEND.requests, 'the first part as the thread takes it');
+    assert.ok(
+      sizes.slice(1).every((n) => n <= EVENT_LOOP_APPEND_SLICE),
+      `then slices of at most ${EVENT_LOOP_APPEND_SLICE}: ${sizes.slice(1, 4).join(', ')}…`,
+    );
+    assert.deepEqual(countLogged(path, 'req_mid_'), { n: total, ids: total });
+  } finally {
+    await recorder.close();
+    await store.close();
+  }
+});
+
+test('entries a failed flush cannot keep within the bound are counted as dropped', async () => {
+  const path = join(dir, 'dropped.db');
+  const store = await storeWithKey(path);
+  const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs: 3_600_000 });
+  const other = new DatabaseSync(activityPath(path));
+  try {
+    for (let i = 0; i < MAX_PENDING; i++) recorder.record(pending(`req_full_${i}`));
+    other.exec('BEGIN IMMEDIATE');
+    const flushing = recorder.flush();
+    // Arriving while the flush waits for the lock: with the batch it gives back, ten more than the bound.
+    for (let i = 0; i < 10; i++) recorder.record(pending(`req_late_${i}`));
+    await flushing;
+    assert.equal(recorder.dropped, 10);
+    other.exec('ROLLBACK');
+    await recorder.close();
+    // What was kept is written once the lock is let go (the organisation keeps its newest 10 000): the late ones were the ones dropped.
+    assert.deepEqual(countLogged(path, 'req_full_19999'), { n: 1, ids: 1 });
+    assert.deepEqual(countLogged(path, 'req_late_'), { n: 0, ids: 0 });
+  } finally {
+    if (other.isTransaction) other.exec('ROLLBACK');
+    other.close();
     await recorder.close();
     await store.close();
   }

@@ -119,11 +119,11 @@ export class RequestLogRecorder {
       const batch = this.pending;
       // Room for as many as this flush took: the next one grows no arrays (copying them) on the way.
       this.pending = new RequestBatch(Math.min(batch.length, MAX_PENDING));
-      const limits = this.store.appendLimits;
       let written = 0;
       try {
         while (written < batch.length) {
-          const end = batch.sliceEnd(written, limits);
+          // Read for each part: a writer thread that died during the flush leaves the rest to the event loop's slices.
+          const end = batch.sliceEnd(written, this.store.appendLimits);
           // A batch that is one slice is appended as it is, not copied into another.
           const slice = written === 0 && end === batch.length ? batch : batch.slice(written, end);
           const ok = await this.store.appendRequests(slice);
@@ -135,7 +135,12 @@ export class RequestLogRecorder {
         }
       } finally {
         // Busy (an import holds the lock) or failed: keep what was not written, ahead of what arrived meanwhile, within the bound.
-        if (written < batch.length) this.pending = batch.slice(written).concat(this.pending, MAX_PENDING);
+        if (written < batch.length) {
+          const kept = batch.length - written + this.pending.length;
+          this.pending = batch.slice(written).concat(this.pending, MAX_PENDING);
+          // Beyond the bound, the newest are dropped, and counted as dropped like those record() turns away.
+          this.dropped += kept - this.pending.length;
+        }
       }
     }
     const now = this.now();
