@@ -72,6 +72,26 @@ function countLogged(path: string, prefix: string): { n: number; ids: number } {
   }
 }
 
+/** A store and a recorder on a file, a second connection to its activity file (to hold its lock), and their closing. */
+async function withActivityFile(
+  name: string,
+  flushIntervalMs: number,
+  body: (t: { path: string; store: SqliteStore; recorder: RequestLogRecorder; other: DatabaseSync }) => Promise<void>,
+) {
+  const path = join(dir, name);
+  const store = await storeWithKey(path);
+  const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs });
+  const other = new DatabaseSync(activityPath(path));
+  try {
+    await body({ path, store, recorder, other });
+  } finally {
+    if (other.isTransaction) other.exec('ROLLBACK');
+    other.close();
+    await recorder.close();
+    await store.close();
+  }
+}
+
 /** The writer's thread, while one runs. */
 function writerThread(store: SqliteStore): Worker | null {
   return (store.keyLife as unknown as { writer: { thread: { worker: Worker } | null } }).writer.thread?.worker ?? null;
@@ -128,10 +148,7 @@ test('when the thread dies, what it was sent is written all the same, and later 
 });
 
 test('a flush of requests with the longest paths goes to the thread in parts its bounded heap decodes: each request once, and the thread lives on', async () => {
-  const path = join(dir, 'long-paths.db');
-  const store = await storeWithKey(path);
-  const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs: 3_600_000 });
-  try {
+  await withActivityFile('long-paths.db', 3_600_000, async ({ path, store, recorder }) => {
     assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_first')])), true);
     const thread = writerThread(store);
     assert.notEqual(thread, null);
@@ -147,16 +164,11 @@ test('a flush of requests with the longest paths goes to the thread in parts its
     assert.equal(writerThread(store), thread, 'the same thread still writes');
     assert.ok(appends() >= 30, `sent in parts of at most 1 MiB of text, 30.5 MiB in all (${appends()} appends)`);
     assert.deepEqual(countLogged(path, 'req_long_'), { n: total, ids: total });
-  } finally {
-    await recorder.close();
-    await store.close();
-  }
+  });
 });
 
 test('while no thread runs (it died a moment ago), a large flush is appended a few hundred at a time on the event loop', async () => {
-  const store = await storeWithKey(join(dir, 'no-thread.db'));
-  const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs: 3_600_000 });
-  try {
+  await withActivityFile('no-thread.db', 3_600_000, async ({ store, recorder }) => {
     assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_first')])), true);
     await writerThread(store)!.terminate();
     assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_second')])), true);
@@ -167,17 +179,11 @@ test('while no thread runs (it died a moment ago), a large flush is appended a f
     await recorder.flush();
     assert.equal(appends(), 4, 'three slices of 200 and one of 1');
     assert.equal((await logged(store)).filter((id) => id.startsWith('req_loop_')).length, total);
-  } finally {
-    await recorder.close();
-    await store.close();
-  }
+  });
 });
 
 test('a thread that dies during a flush leaves the rest of that flush to slices of 200 on the event loop', async () => {
-  const path = join(dir, 'dies-mid-flush.db');
-  const store = await storeWithKey(path);
-  const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs: 3_600_000 });
-  try {
+  await withActivityFile('dies-mid-flush.db', 3_600_000, async ({ path, store, recorder }) => {
     assert.equal(await store.keyLife.appendRequests(RequestBatch.of([entry('req_first')])), true);
     const keyLife = store.keyLife as unknown as { appendRequests: (batch: RequestBatch) => Promise<boolean> };
     const append = keyLife.appendRequests.bind(keyLife);
@@ -198,18 +204,11 @@ test('a thread that dies during a flush leaves the rest of that flush to slices 
       `then slices of at most ${EVENT_LOOP_APPEND_SLICE}: ${sizes.slice(1, 4).join(', ')}…`,
     );
     assert.deepEqual(countLogged(path, 'req_mid_'), { n: total, ids: total });
-  } finally {
-    await recorder.close();
-    await store.close();
-  }
+  });
 });
 
 test('entries a failed flush cannot keep within the bound are counted as dropped', async () => {
-  const path = join(dir, 'dropped.db');
-  const store = await storeWithKey(path);
-  const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs: 3_600_000 });
-  const other = new DatabaseSync(activityPath(path));
-  try {
+  await withActivityFile('dropped.db', 3_600_000, async ({ path, recorder, other }) => {
     for (let i = 0; i < MAX_PENDING; i++) recorder.record(pending(`req_full_${i}`));
     other.exec('BEGIN IMMEDIATE');
     const flushing = recorder.flush();
@@ -222,20 +221,11 @@ test('entries a failed flush cannot keep within the bound are counted as dropped
     // What was kept is written once the lock is let go (the organisation keeps its newest 10 000): the late ones were the ones dropped.
     assert.deepEqual(countLogged(path, 'req_full_19999'), { n: 1, ids: 1 });
     assert.deepEqual(countLogged(path, 'req_late_'), { n: 0, ids: 0 });
-  } finally {
-    if (other.isTransaction) other.exec('ROLLBACK');
-    other.close();
-    await recorder.close();
-    await store.close();
-  }
+  });
 });
 
 test('while another connection holds the activity file, flushes do not pile up: a close waits for the lock, then writes everything once', async () => {
-  const path = join(dir, 'locked.db');
-  const store = await storeWithKey(path);
-  const recorder = new RequestLogRecorder(store.keyLife, { now: Date.now, flushIntervalMs: 20 });
-  const other = new DatabaseSync(activityPath(path));
-  try {
+  await withActivityFile('locked.db', 20, async ({ store, recorder, other }) => {
     const attempts = countAppends(store);
     other.exec('BEGIN IMMEDIATE');
     for (let i = 0; i < 50; i++) recorder.record(pending(`req_locked_${i}`));
@@ -253,12 +243,7 @@ test('while another connection holds the activity file, flushes do not pile up: 
     const ids = await logged(store);
     assert.equal(ids.length, 50);
     assert.equal(new Set(ids).size, 50, 'each once');
-  } finally {
-    if (other.isTransaction) other.exec('ROLLBACK');
-    other.close();
-    await recorder.close();
-    await store.close();
-  }
+  });
 });
 
 test('without the thread (an in-memory database), a large batch is appended a slice at a time with the event loop free between the slices', async () => {
