@@ -224,6 +224,26 @@ test('entries a failed flush cannot keep within the bound are counted as dropped
   });
 });
 
+test("a prune runs on the writer thread, not on the event loop's connection; without a thread, there as before", async () => {
+  await withActivityFile('prune.db', 3_600_000, async ({ path, store }) => {
+    const deletesHere = countDeletesOnEventLoop(store);
+    const batch = (from: number, n: number) => RequestBatch.of(Array.from({ length: n }, (_, i) => entry(`req_prune_${from + i}`)));
+    assert.equal(await store.keyLife.appendRequests(batch(0, 3_000)), true);
+    await store.keyLife.pruneRequests('org_1', T, 1_000);
+    assert.equal(deletesHere(), 0, 'no DELETE on the event loop');
+    assert.deepEqual(countLogged(path, 'req_prune_'), { n: 1_000, ids: 1_000 });
+    assert.deepEqual(countLogged(path, 'req_prune_2999'), { n: 1, ids: 1 }, 'the newest kept');
+
+    await writerThread(store)!.terminate();
+    assert.equal(await store.keyLife.appendRequests(batch(3_000, 1_000)), true);
+    assert.equal(writerThread(store), null, 'none runs for a while');
+    await store.keyLife.pruneRequests('org_1', T, 500);
+    assert.ok(deletesHere() > 0, 'on the event loop while no thread runs');
+    assert.deepEqual(countLogged(path, 'req_prune_'), { n: 500, ids: 500 });
+    assert.deepEqual(countLogged(path, 'req_prune_3999'), { n: 1, ids: 1 });
+  });
+});
+
 test('while another connection holds the activity file, flushes do not pile up: a close waits for the lock, then writes everything once', async () => {
   await withActivityFile('locked.db', 20, async ({ store, recorder, other }) => {
     const attempts = countAppends(store);
@@ -264,6 +284,18 @@ test('without the thread (an in-memory database), a large batch is appended a sl
     await store.close();
   }
 });
+
+/** A counter of the DELETE statements the store's key-life part runs on its own (the event loop's) connection. */
+function countDeletesOnEventLoop(store: SqliteStore): () => number {
+  let n = 0;
+  const sql = (store.keyLife as unknown as { sql: { run: (query: string, params?: unknown[]) => Promise<number> } }).sql;
+  const run = sql.run.bind(sql);
+  sql.run = (query, params) => {
+    if (query.startsWith('DELETE FROM request_log')) n++;
+    return run(query, params);
+  };
+  return () => n;
+}
 
 /** A counter of the append attempts the store's key-life part has made so far. */
 function countAppends(store: SqliteStore): () => number {

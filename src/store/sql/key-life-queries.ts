@@ -18,10 +18,8 @@ import {
   type RequestLogQuery,
 } from '../key-life-store.ts';
 import { flag } from './row-mappers.ts';
+import { pruneRequestLog } from './request-log-prune.ts';
 import type { Sql, SqlValue } from './sql.ts';
-
-/** Rows of the request log deleted by one statement of a prune. */
-const PRUNE_SLICE = 250;
 
 export abstract class SqlKeyLifeStore implements KeyLifeStore {
   protected readonly sql: Sql;
@@ -103,32 +101,12 @@ export abstract class SqlKeyLifeStore implements KeyLifeStore {
   }
 
   async pruneRequests(orgId: string, before: string, keep: number): Promise<void> {
-    // A row goes when it is older than `before` or beyond the newest `keep` (none when there are fewer).
-    // Rows are appended in time order, so both are the rows below one id, found once: the newest
-    // `keep`-th row, or the first row not older than `before`, whichever is higher. Each slice is
-    // then a range of the (org_id, id) index; asked again in every slice, the cut cost a walk of
-    // `keep` index entries and a row read per candidate (8–12 ms a slice at 10 000 rows).
-    const firstId = async (sql: string, params: SqlValue[]) => {
-      const [row] = await this.sql.rows(sql, params);
+    const sql = this.sql;
+    const firstId = async (query: string, params: SqlValue[]) => {
+      const [row] = await sql.rows(query, params);
       return row === undefined ? null : Number(row.id);
     };
-    const newest = await firstId('SELECT id FROM request_log WHERE org_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?', [orgId, keep - 1]);
-    // No row as recent as `before`: every row there is now goes (rows appended meanwhile stay).
-    const recent =
-      (await firstId('SELECT id FROM request_log WHERE org_id = ? AND at >= ? ORDER BY id LIMIT 1', [orgId, before])) ??
-      ((await firstId('SELECT id FROM request_log WHERE org_id = ? ORDER BY id DESC LIMIT 1', [orgId])) ?? 0) + 1;
-    const cut = Math.max(newest ?? 0, recent);
-    // In slices, yielding between them: SQLite runs a statement synchronously, and one DELETE of a
-    // minute's worth of requests (hundreds of thousands of rows) held the event loop for seconds.
-    for (;;) {
-      const deleted = await this.sql.run('DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE org_id = ? AND id < ? ORDER BY id LIMIT ?)', [
-        orgId,
-        cut,
-        PRUNE_SLICE,
-      ]);
-      if (deleted < PRUNE_SLICE) return;
-      await nextTurn();
-    }
+    await pruneRequestLog({ firstId, run: (query, params) => sql.run(query, params) }, orgId, before, keep, () => nextTurn());
   }
 
   async orgsWithRequests(): Promise<string[]> {

@@ -5,13 +5,15 @@
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
-import { RequestBatch } from '../../domain/request-batch.ts';
+import { RequestBatch, type PackedRequests } from '../../domain/request-batch.ts';
 import { isBusy } from './busy.ts';
 import { insertRequests } from './request-log-insert.ts';
-import { WRITER_NICE, type ActivityWriterInit, type WriteRequest, type WriteResponse } from './activity-writer.ts';
+import { WRITER_NICE, type ActivityWriterInit, type PruneOrder, type WriteRequest, type WriteResponse } from './activity-writer.ts';
+import { pruneRequestLog } from '../sql/request-log-prune.ts';
+import type { SqlValue } from '../sql/sql.ts';
 
 const { path, busyTimeoutMs, checkpointPages } = workerData as ActivityWriterInit;
 // Never created (mode=rw): the store's connection made the file and its tables before any append.
@@ -39,7 +41,7 @@ function yieldToTheEventLoop(): void {
 }
 yieldToTheEventLoop();
 
-function append(request: WriteRequest): WriteResponse {
+function append(request: { seq: number; batch: PackedRequests }): WriteResponse {
   // Decoded before the lock is taken: the event loop's own writes to the file wait for none of it.
   const entries = RequestBatch.unpack(request.batch).entries();
   try {
@@ -54,4 +56,35 @@ function append(request: WriteRequest): WriteResponse {
   }
 }
 
-parentPort!.on('message', (request: WriteRequest) => parentPort!.postMessage(append(request)));
+const statements = new Map<string, StatementSync>();
+const statement = (query: string): StatementSync => {
+  let prepared = statements.get(query);
+  if (prepared === undefined) statements.set(query, (prepared = db.prepare(query)));
+  return prepared;
+};
+
+/**
+ * Each statement in a transaction of its own (the event loop's commits of counts wait for one
+ * slice at most); every step is synchronous, so the prune ends before the next message is read.
+ */
+async function prune(seq: number, order: PruneOrder): Promise<WriteResponse> {
+  const sql = {
+    firstId: async (query: string, params: SqlValue[]) => {
+      const row = statement(query).get(...(params as SQLInputValue[])) as { id: number } | undefined;
+      return row === undefined ? null : Number(row.id);
+    },
+    run: async (query: string, params: SqlValue[]) => Number(statement(query).run(...(params as SQLInputValue[])).changes),
+  };
+  try {
+    await pruneRequestLog(sql, order.orgId, order.before, order.keep, async () => undefined);
+    return { seq, written: true };
+  } catch (error) {
+    if (isBusy(error)) return { seq, written: false };
+    return { seq, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+parentPort!.on('message', (request: WriteRequest) => {
+  if ('batch' in request) parentPort!.postMessage(append(request));
+  else void prune(request.seq, request.prune).then((response) => parentPort!.postMessage(response));
+});

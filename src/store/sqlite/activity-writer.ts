@@ -37,10 +37,15 @@ export interface ActivityWriterInit {
   checkpointPages: number;
 }
 
-export interface WriteRequest {
-  seq: number;
-  batch: PackedRequests;
+/** A prune of one organisation's request log (see request-log-prune.ts). */
+export interface PruneOrder {
+  orgId: string;
+  before: string;
+  keep: number;
 }
+
+/** An append of a batch, or a prune. */
+export type WriteRequest = { seq: number; batch: PackedRequests } | { seq: number; prune: PruneOrder };
 
 export type WriteResponse = { seq: number; written: boolean } | { seq: number; error: string };
 
@@ -52,8 +57,8 @@ function written(response: WriteResponse): boolean {
   return response.written;
 }
 
-/** The thread: it answers whether each batch was written, and keeps the batch beside its message. */
-type WriterThread = AnsweringThread<WriteRequest, WriteResponse, boolean, RequestBatch>;
+/** The thread: it answers whether each batch was written (or prune done), and keeps the batch (or null) beside its message. */
+type WriterThread = AnsweringThread<WriteRequest, WriteResponse, boolean, RequestBatch | null>;
 
 export class ActivityWriter {
   private readonly init: ActivityWriterInit;
@@ -84,6 +89,21 @@ export class ActivityWriter {
       return this.onEventLoop(batch);
     }
     return answer;
+  }
+
+  /**
+   * Prunes on the thread, which deletes on its own connection while the event loop serves
+   * requests; false when it did not (the file was locked, or no thread runs or it died first):
+   * the caller prunes on the event loop instead.
+   */
+  async prune(order: PruneOrder): Promise<boolean> {
+    const thread = this.running();
+    if (thread === null) return false;
+    try {
+      return await thread.ask({ seq: ++this.seq, prune: order }, null);
+    } catch {
+      return false;
+    }
   }
 
   /** Whether the next append goes to a thread (one runs, or one would start for it). */
@@ -120,12 +140,17 @@ export class ActivityWriter {
   }
 
   /** The thread is gone: what it was sent and did not answer is written on the event loop. */
-  private gone(thread: WriterThread, cause: Error, unanswered: Unanswered<boolean, RequestBatch>[]): void {
+  private gone(thread: WriterThread, cause: Error, unanswered: Unanswered<boolean, RequestBatch | null>[]): void {
     if (this.thread === thread) {
       this.thread = null;
       this.restartAt = performance.now() + RESTART_DELAY_MS;
     }
     for (const waiting of unanswered) {
+      // A prune it did not answer: not done (see prune()).
+      if (waiting.context === null) {
+        waiting.resolve(false);
+        continue;
+      }
       try {
         waiting.resolve(this.onEventLoop(waiting.context));
       } catch (error) {
