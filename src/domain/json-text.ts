@@ -37,3 +37,8 @@ export function jsonItems<T>(items: string | Uint8Array): JsonItems<T> {
 export function jsonBody<T>(bytes: Buffer): JsonBody<T> {
   return bytes as JsonBody<T>;
 }
+
+/** Whether the view spans its whole ArrayBuffer: it can be handed to another thread, or let go, without touching other bytes. */
+export function ownsItsBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+}

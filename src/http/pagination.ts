@@ -1,7 +1,7 @@
 /** Limits, cursor binding and the page envelope shared by every collection. */
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { jsonBody, type JsonBody } from '../domain/json-text.ts';
+import { jsonBody, ownsItsBuffer, type JsonBody } from '../domain/json-text.ts';
 import type { Page, RawPage } from '../domain/pages.ts';
 import type { CursorCodec, SortKey } from './cursor.ts';
 
@@ -82,7 +82,7 @@ export function pageEnvelope<K, T>(
  */
 function release(bytes: Buffer): void {
   const whole = bytes.buffer;
-  if (bytes.byteOffset === 0 && bytes.byteLength === whole.byteLength && whole.byteLength >= RELEASED_FROM && whole instanceof ArrayBuffer) whole.transfer(0);
+  if (ownsItsBuffer(bytes) && whole.byteLength >= RELEASED_FROM && whole instanceof ArrayBuffer) whole.transfer(0);
 }
 
 /** Smaller buffers may be slices of Node's shared pool (below 4 KiB); these never are. */

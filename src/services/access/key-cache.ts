@@ -74,7 +74,7 @@ export class KeyCache {
     const hash = hashSecret(key);
     const found = this.entries.get(hash);
     if (found !== undefined) return found;
-    return this.known?.has(hash.slice(0, KNOWN_PREFIX)) === false ? null : undefined;
+    return this.surelyUnknown(hash) ? null : undefined;
   }
 
   async lookup(key: string): Promise<KeyLookup | null> {
@@ -96,7 +96,7 @@ export class KeyCache {
     if (!this.validator && !Number.isNaN(version)) {
       if (this.known === undefined) await this.readKnown();
       // A hash no stored key has: no key, and nothing to cache (the set answers as fast).
-      if (this.known?.has(hash.slice(0, KNOWN_PREFIX)) === false) return { found: null, accessVersion };
+      if (this.surelyUnknown(hash)) return { found: null, accessVersion };
     }
     const found = await this.store.access.findKeyByHash(hash);
     // Only while nothing changed: a lookup that began before a change must not be cached after it.
@@ -106,6 +106,11 @@ export class KeyCache {
       this.entries.set(hash, found);
     }
     return { found, accessVersion };
+  }
+
+  /** Whether no stored key has this hash: false also while the prefixes are not read, or too many to keep. */
+  private surelyUnknown(hash: string): boolean {
+    return this.known?.has(hash.slice(0, KNOWN_PREFIX)) === false;
   }
 
   /** Reads the stored keys' hash prefixes once per generation (concurrent lookups share the read). */

@@ -9,6 +9,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { ownsItsBuffer } from '../../domain/json-text.ts';
 import { batchReader } from './batch-read.ts';
 import { SNAPSHOT_IDLE_MS, SNAPSHOT_MAX_MS, type BatchReaderInit, type ReaderRequest, type ReaderResponse } from './batch-reader.ts';
 import { searchSqlite } from './search.ts';
@@ -94,6 +95,11 @@ interface Reply {
   transfer: ArrayBuffer[];
 }
 
+/** Bytes to transfer, not copy, to the event loop: they need an ArrayBuffer of their own (a small Buffer shares Node's pool). */
+function handedOver(bytes: Uint8Array): Uint8Array {
+  return ownsItsBuffer(bytes) ? bytes : new Uint8Array(bytes);
+}
+
 // Every await in searchSqlite is on SQLite's synchronous reads, so a message is answered in full
 // before the next one is taken: the answers keep the order of the questions.
 async function answer(request: ReaderRequest): Promise<Reply> {
@@ -104,14 +110,12 @@ async function answer(request: ReaderRequest): Promise<Reply> {
     snapshotFor(version);
     if (request.kind === 'search') {
       const page = await searchSqlite({ arrays }, request.query, request.tuning);
-      // Handed over, not copied, as a batch's bytes are.
-      const bytes = page.json.byteOffset === 0 && page.json.buffer.byteLength === page.json.byteLength ? page.json : new Uint8Array(page.json);
+      const bytes = handedOver(page.json);
       response = { seq, page: { ...page, json: bytes } };
       transfer = [bytes.buffer as ArrayBuffer];
     } else {
       const { json, missing } = read(request.ids, request.asOf);
-      // Handed over, not copied: the bytes need an ArrayBuffer of their own (a small Buffer shares Node's pool).
-      const bytes = json.byteOffset === 0 && json.buffer.byteLength === json.byteLength ? json : new Uint8Array(json);
+      const bytes = handedOver(json);
       response = { seq, json: bytes, missing };
       transfer = [bytes.buffer as ArrayBuffer];
     }

@@ -49,7 +49,7 @@ export class SqliteKeyLifeStore extends SqlKeyLifeStore {
    * What the thread could not do (the file locked, the thread gone) is done here, as before.
    */
   override async pruneRequests(orgId: string, before: string, keep: number): Promise<void> {
-    if (this.writer?.threaded === true && (await this.writer.prune({ orgId, before, keep }))) return;
+    if (this.writer !== null && (await this.writer.prune({ orgId, before, keep }))) return;
     await super.pruneRequests(orgId, before, keep);
   }
 
