@@ -31,6 +31,8 @@ export interface SearchTuning {
   walk?: number;
   /** SQLite: most terms a long query word is expanded into before FTS5's own prefix query. */
   expandTerms?: number;
+  /** SQLite: most records the longer words of a query may match for its one-character words to be tested on them (search-broad-words.ts). */
+  smallSet?: number;
 }
 
 /** One group's rows after a position (null: from the group's start): [sort key, record JSON]. */

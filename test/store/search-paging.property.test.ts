@@ -21,7 +21,27 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
 
 const WORDS = ['diabetes', 'diabetic', 'mellitus', 'melon', 'São', 'sao', 'Tomé', 'tome', 'alpha', 'Älpha', 'beta', 'A1', 'a.1', 'x-ray'];
 const CODE_PARTS = ['A', 'a', '1', '.', 'D', 'I', 'é', '-'];
-const QUERIES = ['a', 'A1', 'a.1', 'd', 'di', 'diab', 'diab mell', 'sao tome', 'tom', 'al', 'me', 'x-r', 'ray', 'zzz'];
+const QUERIES = [
+  'a',
+  'A1',
+  'a.1',
+  'd',
+  'di',
+  'diab',
+  'diab mell',
+  'sao tome',
+  'tom',
+  'al',
+  'me',
+  'x-r',
+  'ray',
+  'zzz',
+  'a1 d',
+  'd a1 m',
+  'a1.t',
+  'diab a',
+  'i a1',
+];
 
 interface Text {
   code: string;
@@ -132,6 +152,13 @@ searchProperties('sqlite', async () => {
 searchProperties('sqlite, one expanded term', async () => {
   const dir = tempDir();
   const store = new SqliteStore({ path: join(dir, 'codebook.db'), searchTuning: { expandTerms: 1 } });
+  return { store, dir, close: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
+});
+
+// One-character words beside a word with a digit, tested on every record that word finds (search-broad-words.ts).
+searchProperties('sqlite, one-character words tested on the records', async () => {
+  const dir = tempDir();
+  const store = new SqliteStore({ path: join(dir, 'codebook.db'), searchTuning: { smallSet: 1_000_000 } });
   return { store, dir, close: async () => (await store.close(), rmSync(dir, { recursive: true, force: true })) };
 });
 

@@ -179,7 +179,7 @@ describe('the batch reader thread', () => {
     };
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom('first', 'second', 'fir', 's', 'c1', 'C12', 'b', 'sao', 'SÃO tomé', '😀', '1', 'second 1', 'nothing', '.'),
+        fc.constantFrom('first', 'second', 'fir', 's', 'c1', 'C12', 'b', 'sao', 'SÃO tomé', '😀', '1', 'second 1', 'nothing', '.', 'c12 s', 'c1 f s'),
         fc.integer({ min: 1, max: 60 }),
         fc.constantFrom(null, 'b', 'x'),
         fc.constantFrom(null, 'active' as const, 'retired' as const),

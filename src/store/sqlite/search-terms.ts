@@ -147,32 +147,39 @@ type Statements = { arrays(sql: string): StatementSync };
 
 /**
  * The FTS5 query of the words (AND of each), or null when a word starts no
- * term at all (nothing matches). One character: oneCharacterMatch; two or
- * three: the prefix index's term; longer: its terms, or the prefix query
- * when there are too many.
+ * term at all (nothing matches).
  */
 export function matchExpression(statements: Statements, words: string[], maxTerms = MAX_EXPANDED_TERMS): string | null {
   const parts: string[] = [];
-  const range = statements.arrays('SELECT term FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?');
-  const open = statements.arrays('SELECT term FROM search_terms WHERE term >= ? ORDER BY term LIMIT ?');
   for (const word of words) {
-    const characters = [...word].length;
-    if (characters === 1) {
-      parts.push(oneCharacterMatch(range, word, maxTerms));
-      continue;
-    }
-    if (characters <= PREFIX_INDEX_CHARS) {
-      parts.push(`"${word}"*`);
-      continue;
-    }
-    const upper = prefixUpperBound(word);
-    const found = (upper === null ? open.all(word, maxTerms + 1) : range.all(word, upper, maxTerms + 1)) as unknown as [string][];
-    if (found.length === 0) return null;
-    if (found.length > maxTerms) parts.push(`"${word}"*`);
-    else if (found.length === 1) parts.push(`"${found[0]![0]}"`);
-    else parts.push(`(${found.map(([term]) => `"${term}"`).join(' OR ')})`);
+    const part = wordMatch(statements, word, maxTerms);
+    if (part === null) return null;
+    parts.push(part);
   }
   return parts.join(' AND ');
+}
+
+/**
+ * The FTS5 query of one word, or null when it starts no term at all. One
+ * character: oneCharacterMatch; two or three: the prefix index's term;
+ * longer: its terms, or the prefix query when there are too many.
+ */
+export function wordMatch(statements: Statements, word: string, maxTerms = MAX_EXPANDED_TERMS): string | null {
+  const characters = [...word].length;
+  if (characters === 1) {
+    return oneCharacterMatch(statements.arrays('SELECT term FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?'), word, maxTerms);
+  }
+  if (characters <= PREFIX_INDEX_CHARS) return `"${word}"*`;
+  const upper = prefixUpperBound(word);
+  const found = (upper === null
+    ? statements.arrays('SELECT term FROM search_terms WHERE term >= ? ORDER BY term LIMIT ?').all(word, maxTerms + 1)
+    : statements.arrays('SELECT term FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?').all(word, upper, maxTerms + 1)) as unknown as [
+    string,
+  ][];
+  if (found.length === 0) return null;
+  if (found.length > maxTerms) return `"${word}"*`;
+  if (found.length === 1) return `"${found[0]![0]}"`;
+  return `(${found.map(([term]) => `"${term}"`).join(' OR ')})`;
 }
 
 /**

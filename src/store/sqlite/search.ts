@@ -22,7 +22,8 @@ import type { CodeRecord } from '../../domain/records.ts';
 import { searchTexts, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow, type SearchTuning } from '../search-walk.ts';
 import { tokenizedText } from '../../domain/search-text.ts';
 import type { RawPage } from '../store.ts';
-import { matchExpression, SearchTermWriter } from './search-terms.ts';
+import { SearchTermWriter, wordMatch } from './search-terms.ts';
+import { readWordGroup, type Candidate, type WordGroupReader, type WordRow } from './search-broad-words.ts';
 
 export const SQLITE_SEARCH_SCHEMA = `
   -- seq: the record's search sequence, assigned once; the FTS rowid.
@@ -269,21 +270,31 @@ export async function searchSqlite(statements: Statements, q: CodeSearchQuery, t
       sql = `SELECT s.id, c.json, s.folded_display FROM search_codes s JOIN codes c ON c.id = s.id
         WHERE ${and([from, ...to, `NOT ${codePrefix}`])} ORDER BY s.folded_display, s.id LIMIT $limit`;
     } else {
-      const match = matchExpression(statements, q.terms.words, tuning.expandTerms);
-      if (match === null) return [];
-      Object.assign(params, { match, afterSeq: after?.seq ?? 0 });
       // CROSS JOIN keeps FTS5 outermost: its doclist is walked in rowid order and the walk stops at the limit.
       // The cursor's sequence is cast: node:sqlite binds a number as REAL, and FTS5 takes a rowid bound
       // only when it is an INTEGER. Given a REAL it walked every doclist from its start and SQLite
       // dropped the rows before the cursor, so a page cost what the rows before it did (40 ms at
       // sequence 900 000 of a word in half of 1 000 000 records, against 0.1 ms).
-      sql = `SELECT s.seq, c.json FROM search_words f CROSS JOIN search_codes s ON s.seq = f.rowid CROSS JOIN codes c ON c.id = s.id
+      const words = (columns: string, join: string) => `SELECT ${columns} FROM search_words f CROSS JOIN search_codes s ON s.seq = f.rowid${join}
         WHERE ${and(['search_words MATCH $match', 'f.rowid > CAST($afterSeq AS INTEGER)', `NOT ${codePrefix}`, `NOT ${displayPrefix}`])} ORDER BY f.rowid LIMIT $limit`;
+      const run = (sql: string, match: string, afterSeq: number, rows: number) =>
+        statements.arrays(sql).all(usedParameters(sql, { ...base, match, afterSeq, limit: rows })) as unknown[];
+      const reader: WordGroupReader = {
+        wordMatch: (word) => wordMatch(statements, word, tuning.expandTerms),
+        rows: (match, afterSeq, rows) => run(words('s.seq, c.json', ' CROSS JOIN codes c ON c.id = s.id'), match, afterSeq, rows) as WordRow[],
+        count: (match, afterSeq, rows) => {
+          const sql = 'SELECT count(*) FROM (SELECT rowid FROM search_words WHERE search_words MATCH ? AND rowid > CAST(? AS INTEGER) ORDER BY rowid LIMIT ?)';
+          return Number((statements.arrays(sql).get(match, afterSeq, rows) as unknown as [number])[0]);
+        },
+        candidates: (match, afterSeq, rows) => run(words('s.seq, s.id, s.folded_code, s.folded_display', ''), match, afterSeq, rows) as Candidate[],
+        json: (id) => (statements.arrays('SELECT json FROM codes WHERE id = ?').get(id) as unknown as [string])[0],
+      };
+      const rows = readWordGroup(q.terms.words, after?.seq ?? 0, limit, reader, tuning.smallSet);
+      return rows.map(([seq, json]): [SearchKey, string] => [{ group, text: '', id: '', seq: Number(seq) }, json]);
     }
     const found = statements.arrays(sql).all(usedParameters(sql, params)) as unknown as (string | number)[][];
     return found.map((r): [SearchKey, string] => {
       const json = r[1] as string;
-      if (group === 4) return [{ group, text: '', id: '', seq: Number(r[0]) }, json];
       return [{ group, text: group === 1 ? '' : (r[2] as string), id: r[0] as string, seq: 0 }, json];
     });
   });
