@@ -26,6 +26,13 @@ const ROWS: Record<string, string>[] = [
   { code: 'K125.6', display: 'Delta', definition: 'After Ørsted' },
   { code: 'K126.1', display: 'Quartz' },
   { code: 'Q125', display: 'Quartz k125' },
+  { code: 'K125.9', display: 'Quartz k125 qa' },
+];
+
+/** Another system's records of the same words: what a system filter leaves out. */
+const OTHER_SYSTEM: Record<string, string>[] = [
+  { code: 'K125.7', display: 'Quartz alpha' },
+  { code: 'K125.8', display: 'Beta', definition: 'Quiet' },
 ];
 
 let ctx: TestContext;
@@ -36,6 +43,7 @@ before(async () => {
   const path = join(dir, 'codebook.db');
   ctx = await createTestContext({ env: { DATABASE_URL: `sqlite:${path}` } });
   await ctx.importRows(ROWS, { system: 'dx', release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' });
+  await ctx.importRows(OTHER_SYSTEM, { system: 'px', release: 'r1', effectiveDate: '2024-01-01', mode: 'snapshot' });
   db = new DatabaseSync(path, { readOnly: true });
 });
 after(async () => {
@@ -44,12 +52,12 @@ after(async () => {
 });
 
 /** Every id the search returns, walking pages of `limit`, in the order served. */
-async function walk(q: string, tuning: SearchTuning, limit = 50, asked: string[] = []): Promise<string[]> {
+async function walk(q: string, tuning: SearchTuning, limit = 50, asked: string[] = [], system: string | null = null): Promise<string[]> {
   const statements = { arrays: (sql: string) => (asked.push(sql), prepareArrays(db, sql)) };
   const ids: string[] = [];
   let position: SearchKey | null = null;
   for (;;) {
-    const page = await searchSqlite(statements, { terms: searchTerms(q), after: position, limit, system: null, status: null }, tuning);
+    const page = await searchSqlite(statements, { terms: searchTerms(q), after: position, limit, system, status: null }, tuning);
     ids.push(...(JSON.parse(`[${page.json.toString('utf8')}]`) as { id: string }[]).map((r) => r.id));
     if (!page.hasMore) return ids;
     position = page.last;
@@ -61,14 +69,19 @@ const FTS5_AND: SearchTuning = { smallSet: 0 };
 const TESTED: SearchTuning = {};
 
 const EXPECTED: [string, string[]][] = [
-  ['k125 q', ['dx:K125.1', 'dx:K125.2', 'dx:K125.Q', 'dx:Q125']],
-  ['q k125', ['dx:Q125', 'dx:K125.1', 'dx:K125.2', 'dx:K125.Q']],
+  ['k125 q', ['dx:K125.1', 'dx:K125.2', 'dx:K125.Q', 'dx:Q125', 'dx:K125.9', 'px:K125.7', 'px:K125.8']],
+  ['q k125', ['dx:Q125', 'dx:K125.1', 'dx:K125.2', 'dx:K125.Q', 'dx:K125.9', 'px:K125.7', 'px:K125.8']],
+  // The exact code is group 1 (and 2): group 4 must leave it out, as FTS5's AND does, or it would come twice.
+  ['k125.q', ['dx:K125.Q', 'dx:K125.1', 'dx:K125.2', 'dx:Q125', 'dx:K125.9', 'px:K125.7', 'px:K125.8']],
+  // A display that starts with the query is group 3: group 4 leaves it out too.
+  ['quartz k125 q', ['dx:K125.9', 'dx:K125.2', 'dx:Q125', 'px:K125.7']],
+  ['k125 alpha q', ['dx:K125.1', 'dx:K125.2', 'px:K125.7']],
   ['k125 ü', ['dx:K125.5']],
   ['k125 u', ['dx:K125.5']],
   ['k125 ø', ['dx:K125.6']],
-  ['k125 a', ['dx:K125.1', 'dx:K125.2', 'dx:K125.3', 'dx:K125.4', 'dx:K125.5', 'dx:K125.6']],
+  ['k125 a', ['dx:K125.1', 'dx:K125.2', 'dx:K125.3', 'dx:K125.4', 'dx:K125.5', 'dx:K125.6', 'px:K125.7']],
   ['k125 z', []],
-  ['k125 q a', ['dx:K125.1', 'dx:K125.2']],
+  ['k125 q a', ['dx:K125.1', 'dx:K125.2', 'px:K125.7']],
 ];
 
 test('mixed one-character words: tested on the records, the same records in the same order as FTS5 finds them', async () => {
@@ -82,6 +95,15 @@ test('mixed one-character words: tested on the records, the same records in the 
       `${q}: the records were read one by one to be tested`,
     );
     for (const limit of [1, 2]) assert.deepEqual(await walk(q, TESTED, limit), fts5, `${q}: pages of ${limit}`);
+    for (const system of ['dx', 'px']) {
+      const filtered = await walk(q, FTS5_AND, 50, [], system);
+      assert.deepEqual(
+        filtered,
+        fts5.filter((id) => id.startsWith(`${system}:`)),
+        `${q}, system ${system}: what FTS5's AND finds`,
+      );
+      assert.deepEqual(await walk(q, TESTED, 50, [], system), filtered, `${q}, system ${system}: tested on the records`);
+    }
   }
 });
 
@@ -92,6 +114,6 @@ test('a longer word found in more records than the small set, or without a digit
     assert.ok(!asked.some((sql) => sql.includes('FROM codes WHERE id = ?')), `${q}: FTS5's AND, no record tested`);
   }
   const asked: string[] = [];
-  assert.deepEqual(await walk('quartz a', TESTED, 50, asked), ['dx:K125.2']);
+  assert.deepEqual(await walk('quartz a', TESTED, 50, asked), ['dx:K125.2', 'px:K125.7']);
   assert.ok(!asked.some((sql) => sql.includes('FROM codes WHERE id = ?')), 'a word of letters only: FTS5 answers');
 });

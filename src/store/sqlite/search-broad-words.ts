@@ -1,32 +1,37 @@
 /**
- * Group 4 of a SQLite search whose words mix one-character words with longer
- * ones (`e11.9`, `k1250 9`): when the longer words match few records, the
- * one-character words are tested on those records instead of joined into
- * FTS5's query.
+ * Group 4 of a SQLite search whose words mix one-character words with a part
+ * of a code (`k1250.9` → `k1250` and `9`): when that part is found in few
+ * records, the one-character words are tested on those records instead of
+ * joined into FTS5's query.
  *
  * A one-character word is the OR of 37 or more two-character prefix terms
  * (search-terms.ts). FTS5 opens each of them, and its AND seeks every arm at
  * each step, so `"k1250" AND (…37 arms…)` took 1.8 ms on the bench's
  * 1 000 000 codes where `"k1250"` alone, 12 records, took 0.06 ms: an exact
- * code with a one-digit part (most of the bench's exact-code queries, and the
- * way codes such as E11.9 are written) cost more than any other class of
- * query. Here the longer words' own query is read first, without the records
- * (FTS5 alone); when it has at most SMALL_SET rows after the cursor, each of them is kept when every one-character word starts one of
- * its words, read from its folded code and display and, when those do not
- * settle it, its definition. The test is the index's rule itself (wordsOf,
- * as the indexer splits a record's texts), so the records kept, and their
- * order, are those of FTS5's AND.
+ * code with a one-character part (most of the bench's exact-code queries)
+ * cost more than any other class of query.
  *
- * When that word is found in more records, FTS5's AND of every word reads
- * the group as before: testing every candidate cost ~4 µs each (the record
- * read for its definition), which lost to FTS5 when the longer words are
- * common and the one-character word is rare (`lateral q`: 0.7 ms by FTS5,
- * 3.2 ms testing up to 256 candidates). Counting up to SMALL_SET + 1 records
- * of one word first costs 20–35 µs, spent only on a word with a digit: a
- * word of letters only is more often a common word (`lateral q`, as typed),
- * where the count would be spent for nothing (5–12 % of such a search).
+ * Here the longest of the longer words that holds a digit (a part of a code,
+ * likely rare) is counted first in FTS5 alone, up to SMALL_SET + 1 records
+ * after the cursor. When it has at most SMALL_SET, the records of the longer
+ * words are read, and each is kept when every one-character word starts one
+ * of its words: its folded code and display, then, when those do not settle
+ * it, its definition. The test is the index's rule itself (wordsOf, as the
+ * indexer splits a record's texts), so the records kept, and their order,
+ * are those of FTS5's AND.
+ *
+ * Otherwise FTS5's AND of every word reads the group, as before. Testing
+ * every candidate cost ~4 µs each (the record read for its definition) and
+ * lost to FTS5 where the longer words are common and the one-character word
+ * rare (`lateral q`: 1.0 ms by FTS5, 3.2 ms testing up to 256 candidates).
+ * The count costs 20–45 µs, so it is made only for a word with a digit: a
+ * word of letters only is more often a common word typed before the next
+ * (`lateral q`), where counting first made the search 8–16 % dearer. Nor
+ * for a word FTS5 reads as a whole prefix (`"word"*`: more terms than
+ * search-terms.ts expands), which it would then read twice.
  */
 import { foldText, wordsOf } from '../../domain/search-text.ts';
+import { PREFIX_INDEX_CHARS } from './search-terms.ts';
 
 /** The longer words' matches, at most, for the one-character words to be tested on them. */
 export const SMALL_SET = 32;
@@ -57,35 +62,50 @@ export function readWordGroup(words: string[], afterSeq: number, limit: number, 
     if (part === null) return [];
     parts.push(part);
   }
+  const all = parts.join(' AND ');
   const broad = words.filter(isOneCharacter);
+  if (broad.length === 0) return read.rows(all, afterSeq, limit);
   const narrow = words.flatMap((word, i) => (isOneCharacter(word) ? [] : [{ word, part: parts[i]! }]));
-  // A word with a digit is likely a part of a code, found in few records; the longest of them the likeliest to be rare.
-  const rarest = narrow.reduce<{ word: string; part: string } | null>(
-    (a, b) => (DIGIT.test(b.word) && (a === null || b.word.length > a.word.length) ? b : a),
-    null,
-  );
-  if (broad.length > 0 && rarest !== null && read.count(rarest.part, afterSeq, smallSet + 1) <= smallSet) {
-    const kept: WordRow[] = [];
-    for (const [seq, id, foldedCode, foldedDisplay] of read.candidates(narrow.map((n) => n.part).join(' AND '), afterSeq, smallSet)) {
-      const json = read.json(id);
-      if (startsWords(broad, foldedCode, foldedDisplay, json) && kept.push([seq, json]) === limit) break;
-    }
-    return kept;
+  const rarest = narrow
+    .filter(worthCounting)
+    .reduce<{ word: string; part: string } | null>((a, b) => (a === null || b.word.length > a.word.length ? b : a), null);
+  if (rarest === null || read.count(rarest.part, afterSeq, smallSet + 1) > smallSet) return read.rows(all, afterSeq, limit);
+  // Read in a statement of its own, perhaps a moment after the count: more than smallSet now, and FTS5 answers.
+  const candidates = read.candidates(narrow.map((n) => n.part).join(' AND '), afterSeq, smallSet + 1);
+  if (candidates.length > smallSet) return read.rows(all, afterSeq, limit);
+  const kept: WordRow[] = [];
+  for (const [seq, id, foldedCode, foldedDisplay] of candidates) {
+    const json = read.json(id);
+    const starts = startsWords(broad, foldedCode, foldedDisplay, json);
+    // A record whose JSON does not parse (see the import's repairs): FTS5 answers from the words it was indexed with.
+    if (starts === null) return read.rows(all, afterSeq, limit);
+    if (starts && kept.push([seq, json]) === limit) break;
   }
-  return read.rows(parts.join(' AND '), afterSeq, limit);
+  return kept;
 }
 
 const DIGIT = /\p{N}/u;
+
+/** A word with a digit (a part of a code, likely rare) that FTS5 reads by its terms, not as a whole prefix. */
+function worthCounting(n: { word: string; part: string }): boolean {
+  return DIGIT.test(n.word) && !([...n.word].length > PREFIX_INDEX_CHARS && n.part.endsWith('*'));
+}
 
 /** One character, as wordMatch counts them (code points). */
 function isOneCharacter(word: string): boolean {
   return [...word].length === 1;
 }
-/** Whether each of the words starts a word of the record's code, display or definition. */
-function startsWords(words: string[], foldedCode: string, foldedDisplay: string, json: string): boolean {
+
+/** Whether each of the words starts a word of the record's code, display or definition; null when its JSON does not parse. */
+function startsWords(words: string[], foldedCode: string, foldedDisplay: string, json: string): boolean | null {
   const left = words.filter((word) => !startsAWordOf(foldedCode, word) && !startsAWordOf(foldedDisplay, word));
   if (left.length === 0) return true;
-  const definition = (JSON.parse(json) as { definition?: unknown }).definition;
+  let definition: unknown;
+  try {
+    definition = (JSON.parse(json) as { definition?: unknown }).definition;
+  } catch {
+    return null;
+  }
   if (typeof definition !== 'string') return false;
   const folded = foldText(definition);
   return left.every((word) => startsAWordOf(folded, word));

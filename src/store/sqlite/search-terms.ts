@@ -102,7 +102,7 @@ export class SearchTermWriter {
 
   /**
    * text: a record's words as FTS5 is given them (tokenizedText). A word of
-   * up to three ASCII characters is left out: matchExpression reads the table
+   * up to three ASCII characters is left out: wordMatch reads the table
    * for a query word longer than that, and every term it reads starts with
    * that word, or for a one-character word's second characters beyond ASCII.
    * (Code units, not characters: a longer word of one to three characters
@@ -144,20 +144,6 @@ export class SearchTermWriter {
 }
 
 type Statements = { arrays(sql: string): StatementSync };
-
-/**
- * The FTS5 query of the words (AND of each), or null when a word starts no
- * term at all (nothing matches).
- */
-export function matchExpression(statements: Statements, words: string[], maxTerms = MAX_EXPANDED_TERMS): string | null {
-  const parts: string[] = [];
-  for (const word of words) {
-    const part = wordMatch(statements, word, maxTerms);
-    if (part === null) return null;
-    parts.push(part);
-  }
-  return parts.join(' AND ');
-}
 
 /**
  * The FTS5 query of one word, or null when it starts no term at all. One
