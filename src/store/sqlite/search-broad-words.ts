@@ -31,15 +31,15 @@
  * search-terms.ts expands), which it would then read twice.
  */
 import { foldText, wordsOf } from '../../domain/search-text.ts';
-import { PREFIX_INDEX_CHARS } from './search-terms.ts';
+import { readsWholePrefix } from './search-terms.ts';
 
 /** The longer words' matches, at most, for the one-character words to be tested on them. */
 export const SMALL_SET = 32;
 
 /** A row of group 4: its search sequence and the record's JSON. */
 export type WordRow = [seq: number, json: string];
-/** A record the longer words match: its search sequence, id, folded code and folded display. */
-export type Candidate = [seq: number, id: string, foldedCode: string, foldedDisplay: string];
+/** A record the longer words match: its search sequence, its JSON, its folded code and folded display. */
+export type Candidate = [seq: number, json: string, foldedCode: string, foldedDisplay: string];
 
 export interface WordGroupReader {
   /** The FTS5 query of one word (wordMatch), or null when it starts no term. */
@@ -48,10 +48,8 @@ export interface WordGroupReader {
   rows(match: string, afterSeq: number, limit: number): WordRow[];
   /** How many records the match expression alone finds after a search sequence, counting up to limit (FTS5 alone: no filter, no join). */
   count(match: string, afterSeq: number, limit: number): number;
-  /** The same records as rows, without their JSON. */
+  /** The same records as rows, with their folded code and display. */
   candidates(match: string, afterSeq: number, limit: number): Candidate[];
-  /** A record's JSON, by id. */
-  json(id: string): string;
 }
 
 /** Group 4's rows after afterSeq, up to limit of them: the records in which every query word starts a word. */
@@ -67,15 +65,14 @@ export function readWordGroup(words: string[], afterSeq: number, limit: number, 
   if (broad.length === 0) return read.rows(all, afterSeq, limit);
   const narrow = words.flatMap((word, i) => (isOneCharacter(word) ? [] : [{ word, part: parts[i]! }]));
   const rarest = narrow
-    .filter(worthCounting)
+    .filter((n) => DIGIT.test(n.word) && !readsWholePrefix(n.word, n.part))
     .reduce<{ word: string; part: string } | null>((a, b) => (a === null || b.word.length > a.word.length ? b : a), null);
   if (rarest === null || read.count(rarest.part, afterSeq, smallSet + 1) > smallSet) return read.rows(all, afterSeq, limit);
   // Read in a statement of its own, perhaps a moment after the count: more than smallSet now, and FTS5 answers.
   const candidates = read.candidates(narrow.map((n) => n.part).join(' AND '), afterSeq, smallSet + 1);
   if (candidates.length > smallSet) return read.rows(all, afterSeq, limit);
   const kept: WordRow[] = [];
-  for (const [seq, id, foldedCode, foldedDisplay] of candidates) {
-    const json = read.json(id);
+  for (const [seq, json, foldedCode, foldedDisplay] of candidates) {
     const starts = startsWords(broad, foldedCode, foldedDisplay, json);
     // A record whose JSON does not parse (see the import's repairs): FTS5 answers from the words it was indexed with.
     if (starts === null) return read.rows(all, afterSeq, limit);
@@ -84,12 +81,8 @@ export function readWordGroup(words: string[], afterSeq: number, limit: number, 
   return kept;
 }
 
+/** A digit: a word with one is likely a part of a code, found in few records. */
 const DIGIT = /\p{N}/u;
-
-/** A word with a digit (a part of a code, likely rare) that FTS5 reads by its terms, not as a whole prefix. */
-function worthCounting(n: { word: string; part: string }): boolean {
-  return DIGIT.test(n.word) && !([...n.word].length > PREFIX_INDEX_CHARS && n.part.endsWith('*'));
-}
 
 /** One character, as wordMatch counts them (code points). */
 function isOneCharacter(word: string): boolean {

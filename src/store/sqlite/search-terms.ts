@@ -168,6 +168,11 @@ export function wordMatch(statements: Statements, word: string, maxTerms = MAX_E
   return `(${found.map(([term]) => `"${term}"`).join(' OR ')})`;
 }
 
+/** Whether wordMatch's query for a word longer than the prefix index covers is FTS5's prefix query, which FTS5 reads whole. */
+export function readsWholePrefix(word: string, part: string): boolean {
+  return [...word].length > PREFIX_INDEX_CHARS && part.endsWith('*');
+}
+
 /**
  * A one-character word c: the word c itself, or a word that starts with c and
  * a second character, each of those two-character prefixes one term of the

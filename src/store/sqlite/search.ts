@@ -275,19 +275,18 @@ export async function searchSqlite(statements: Statements, q: CodeSearchQuery, t
       // only when it is an INTEGER. Given a REAL it walked every doclist from its start and SQLite
       // dropped the rows before the cursor, so a page cost what the rows before it did (40 ms at
       // sequence 900 000 of a word in half of 1 000 000 records, against 0.1 ms).
-      const words = (columns: string, join: string) => `SELECT ${columns} FROM search_words f CROSS JOIN search_codes s ON s.seq = f.rowid${join}
+      const words = (columns: string) => `SELECT ${columns} FROM search_words f CROSS JOIN search_codes s ON s.seq = f.rowid CROSS JOIN codes c ON c.id = s.id
         WHERE ${and(['search_words MATCH $match', 'f.rowid > CAST($afterSeq AS INTEGER)', `NOT ${codePrefix}`, `NOT ${displayPrefix}`])} ORDER BY f.rowid LIMIT $limit`;
       const run = (sql: string, match: string, afterSeq: number, rows: number) =>
         statements.arrays(sql).all(usedParameters(sql, { ...base, match, afterSeq, limit: rows })) as unknown[];
       const reader: WordGroupReader = {
         wordMatch: (word) => wordMatch(statements, word, tuning.expandTerms),
-        rows: (match, afterSeq, rows) => run(words('s.seq, c.json', ' CROSS JOIN codes c ON c.id = s.id'), match, afterSeq, rows) as WordRow[],
+        rows: (match, afterSeq, rows) => run(words('s.seq, c.json'), match, afterSeq, rows) as WordRow[],
         count: (match, afterSeq, rows) => {
           const sql = 'SELECT count(*) FROM (SELECT rowid FROM search_words WHERE search_words MATCH ? AND rowid > CAST(? AS INTEGER) ORDER BY rowid LIMIT ?)';
           return Number((statements.arrays(sql).get(match, afterSeq, rows) as unknown as [number])[0]);
         },
-        candidates: (match, afterSeq, rows) => run(words('s.seq, s.id, s.folded_code, s.folded_display', ''), match, afterSeq, rows) as Candidate[],
-        json: (id) => (statements.arrays('SELECT json FROM codes WHERE id = ?').get(id) as unknown as [string])[0],
+        candidates: (match, afterSeq, rows) => run(words('s.seq, c.json, s.folded_code, s.folded_display'), match, afterSeq, rows) as Candidate[],
       };
       const rows = readWordGroup(q.terms.words, after?.seq ?? 0, limit, reader, tuning.smallSet);
       return rows.map(([seq, json]): [SearchKey, string] => [{ group, text: '', id: '', seq: Number(seq) }, json]);
