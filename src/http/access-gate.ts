@@ -3,7 +3,8 @@
  * plan's endpoints (403), the monthly allowance and the minute rate (429),
  * the RateLimit headers, and per-key usage by outcome.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import { outcomeOf, type EndpointName, type KeyMode, type Plan, type Principal } from '../domain/access.ts';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
@@ -14,7 +15,7 @@ import type { UsageRecorder } from '../services/access/usage-recorder.ts';
 import type { RequestLogRecorder } from '../services/access/request-log.ts';
 import { isExpired } from '../domain/key-life.ts';
 import { requestLogEntry } from './request-log-entry.ts';
-import type { Gatekeeper } from './v1.ts';
+import type { Gatekeeper, GateRequest, HeaderSink } from './v1.ts';
 
 export type AccessGateDeps = Pick<Deps, 'store' | 'limiter'> & {
   keys: KeyCache;
@@ -36,7 +37,7 @@ function headerCount(rawHeaders: string[], name: string): number {
 }
 
 /** The one key a request presents, or a 401 for anything ambiguous or malformed. */
-export function presentedKey(request: FastifyRequest): string {
+export function presentedKey(request: { headers: IncomingHttpHeaders; raw: { rawHeaders: string[] } }): string {
   const authorization = request.headers.authorization;
   const headerKey = request.headers['x-api-key'];
   let key: string | undefined;
@@ -92,7 +93,7 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
   const { keys, limiter, usage, now, store } = deps;
 
   /** The request's principal from a lookup of its key; 401 for an unknown, revoked or expired key. */
-  const accept = (request: FastifyRequest, found: KeyLookup | null, accessVersion: number | null, at: number): CheckedPrincipal => {
+  const accept = (request: GateRequest, found: KeyLookup | null, accessVersion: number | null, at: number): CheckedPrincipal => {
     if (found === null) throw unauthorized('The API key is not valid.');
     // Expiry is checked here, at each request, against the clock: no process has to run at the moment a key ends.
     if (found.key.revokedAt !== null || isExpired(found.key, at)) {
@@ -119,8 +120,17 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
   return {
     authenticate,
 
-    admitNow(endpoint, request, reply) {
+    cachedAccess(endpoint, request) {
       const found = keys.cached(presentedKey(request));
+      if (found === null) throw unauthorized('The API key is not valid.');
+      // A revoked or expired key is refused by accept(), which notes the refusal: admitNow() and admit() do that.
+      if (found === undefined || !includes(found.plan, found.key.mode, endpoint) || found.key.revokedAt !== null || isExpired(found.key, now()))
+        return undefined;
+      return found;
+    },
+
+    admitNow(endpoint, request, reply, access) {
+      const found = access === undefined ? keys.cached(presentedKey(request)) : (access as KeyLookup);
       if (found === undefined || (found !== null && !includes(found.plan, found.key.mode, endpoint))) return false;
       const at = now();
       const principal = accept(request, found, null, at);
@@ -197,7 +207,7 @@ function includes(plan: Plan, mode: KeyMode, endpoint: EndpointName): boolean {
 }
 
 /** Sets the RateLimit fields; throws the 429 of the limit that refused, if one did. */
-function admitted(decision: LimitDecision, principal: Principal, reply: FastifyReply): void {
+function admitted(decision: LimitDecision, principal: Principal, reply: HeaderSink): void {
   const { plan } = principal;
   reply.headers(rateLimitHeaders(decision));
   if (decision.refusedBy === 'month') {

@@ -2,7 +2,7 @@
  * The HTTP application, built apart from the process that listens: tests use
  * it through inject() or a real listener, server.ts through listen().
  */
-import { METHODS } from 'node:http';
+import { METHODS, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import { ApiError } from '../errors.ts';
@@ -18,6 +18,7 @@ import { openApiOptions } from './openapi.ts';
 import { newRequestId } from './request-id.ts';
 import { sitePlugin } from './site.ts';
 import { v1Plugin } from './v1.ts';
+import { expressLane } from './express-lane.ts';
 import { CompressedCache } from './compressed-cache.ts';
 import { BodyBuffers } from './body-buffers.ts';
 import { lazySchemas, type LazySchemas } from './lazy-schemas.ts';
@@ -28,6 +29,8 @@ export interface AppOptions {
   logger?: Exclude<FastifyServerOptions['logger'], boolean>;
   /** The route schemas' compilers (lazy-schemas.ts): tests pass their own to compile them all, or 'eager' for Fastify's own. */
   schemas?: LazySchemas | 'eager';
+  /** false: every request takes Fastify's path (tests compare the two); the express lane is on by default. */
+  expressLane?: boolean;
 }
 
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -78,13 +81,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setErrorHandler(withOutages(errorHandler, deps.metrics));
 
   app.server.on('connect', answerConnect(app));
-  const refuseWhileDraining = drainingGuard(app);
+  const drain = drainingGuard(app);
 
   // Callback-style hooks where nearly every request has nothing to wait for: no promise and no
   // microtask of their own (a throw is the hook's error all the same).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('Request-Id', request.id);
-    refuseWhileDraining(request);
+    drain.refuse(request);
     rejectMissingHost(request);
     // First of all checks about the request's content, on every path: a key in a URL is refused (and marked exposed).
     const marking = watchForExposedKeys(deps.exposures, request);
@@ -121,6 +124,24 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       `No route ${request.method} ${loggableUrl(request.url.split('?')[0]!)}. The API lives under /v1; its reference is at /docs.`,
     );
   });
+
+  if (options.expressLane !== false) {
+    // In front of Fastify's own handler (app.routing, which inject() calls directly): see express-lane.ts.
+    const lane = expressLane({ gate, store: deps.catalog, metrics: deps.metrics, log: app.log, draining: drain.draining });
+    const routing = (request: IncomingMessage, response: ServerResponse): void => app.routing(request, response);
+    app.server.removeAllListeners('request');
+    app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      let answered = false;
+      try {
+        answered = lane(request, response);
+      } catch (error) {
+        // A fault of the lane itself: Fastify's path answers (a 500 there, if it fails the same way).
+        app.log.error({ err: error }, 'express lane failed; the request takes the full path');
+        if (response.headersSent) return void response.destroy();
+      }
+      if (!answered) routing(request, response);
+    });
+  }
 
   return app;
 }

@@ -47,19 +47,22 @@ export function rejectMissingHost(request: FastifyRequest): void {
  * on open connections are refused with 503 and the connection is closed, so
  * that a load balancer sends them to another instance.
  */
-export function drainingGuard(app: FastifyInstance): (request: FastifyRequest) => void {
+export function drainingGuard(app: FastifyInstance): { refuse: (request: FastifyRequest) => void; draining: () => boolean } {
   let draining = false;
   app.addHook('preClose', async () => {
     draining = true;
   });
-  return () => {
-    if (!draining) return;
-    throw new ApiError(
-      'service_unavailable',
-      'This instance is shutting down. Retry after the number of seconds in Retry-After; another instance will answer.',
-      {
-        headers: { 'Retry-After': String(DRAINING_RETRY_AFTER_SECONDS), Connection: 'close' },
-      },
-    );
+  return {
+    draining: () => draining,
+    refuse: () => {
+      if (!draining) return;
+      throw new ApiError(
+        'service_unavailable',
+        'This instance is shutting down. Retry after the number of seconds in Retry-After; another instance will answer.',
+        {
+          headers: { 'Retry-After': String(DRAINING_RETRY_AFTER_SECONDS), Connection: 'close' },
+        },
+      );
+    },
   };
 }

@@ -33,6 +33,11 @@ export class Metrics {
     this.requests.request(route, status, seconds);
   }
 
+  /** A request the express lane answered (it is counted by request() too). */
+  expressLane(): void {
+    this.requests.expressLane();
+  }
+
   decision(d: LimitDecision): void {
     this.requests.decision(d);
   }

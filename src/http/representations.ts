@@ -30,7 +30,7 @@ export const BROTLI_QUALITY = 1;
 export const GZIP_LEVEL = 3;
 
 /** Every answer that carries a tag is for its own caller, and is revalidated before each reuse, so each use is a counted request. */
-const CACHE_CONTROL = 'private, no-cache';
+export const CACHE_CONTROL = 'private, no-cache';
 
 export function compress(body: Buffer, coding: ContentCoding): Buffer {
   if (coding === 'gzip') return gzipSync(body, { level: GZIP_LEVEL });

@@ -1,8 +1,9 @@
 /** What the request log keeps of a finished /v1 request of a known key. */
-import type { FastifyRequest } from 'fastify';
+import 'fastify';
 import type { Principal } from '../domain/access.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { PendingRequest } from '../services/access/request-log.ts';
+import type { AnsweredRequest } from './v1.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-export function requestLogEntry(request: FastifyRequest, principal: Principal, status: number, atMs: number, durationMs: number): PendingRequest {
+export function requestLogEntry(request: AnsweredRequest, principal: Principal, status: number, atMs: number, durationMs: number): PendingRequest {
   return {
     orgId: principal.org.id,
     keyId: principal.keyId,

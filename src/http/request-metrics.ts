@@ -41,6 +41,13 @@ export class RequestMetrics {
   readonly #routes = new Map<string, RouteCounts>();
   /** Decisions by backend (rows) and decision (columns). */
   readonly #decisions = new Float64Array(BACKENDS.length * DECISIONS.length);
+  /** Requests the express lane answered (express-lane.ts), counted in the families above as well. */
+  #expressLane = 0;
+
+  /** One request answered by the express lane. */
+  expressLane(): void {
+    this.#expressLane++;
+  }
 
   /** A finished request: its route pattern ("unmatched" for none), status and latency in seconds. */
   request(route: string, status: number, seconds: number): void {
@@ -102,6 +109,12 @@ export class RequestMetrics {
         const n = this.#decisions[b * DECISIONS.length + d]!;
         if (n > 0) lines.push(`codebook_limiter_decisions_total{backend="${backend}",decision="${decision}"} ${n}`);
       }),
+    );
+    lines.push(
+      '',
+      '# HELP codebook_http_express_lane_total Requests answered before routing by the express lane (a code by its id, the 401 of an unknown key); the rest took the full path.',
+      '# TYPE codebook_http_express_lane_total counter',
+      `codebook_http_express_lane_total ${this.#expressLane}`,
     );
     return `${lines.join('\n')}\n`;
   }

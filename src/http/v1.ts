@@ -4,6 +4,7 @@
  * (401) → route (404/405) → plan (403) → limits (429). Fastify's schema
  * validation (parameters, 400) and the handler (404/200) follow.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { loggableUrl } from './query-keys.ts';
@@ -13,10 +14,39 @@ import { searchRoutes } from './routes/search.ts';
 import { systemsRoutes } from './routes/systems.ts';
 import { hierarchyRoutes } from './routes/hierarchy.ts';
 import { batchRoutes } from './routes/batch.ts';
-import type { EndpointName } from '../domain/access.ts';
+import type { EndpointName, Principal } from '../domain/access.ts';
+import type { ErrorCode } from '../errors.ts';
 import type { RouteDeps } from './routes/v1-types.ts';
 import type { CompressedCache } from './compressed-cache.ts';
 import { registerRepresentations } from './representations.ts';
+
+/**
+ * What the gate reads of a request and notes on it: a Fastify request, or the
+ * express lane's own (express-lane.ts), which answers without one.
+ */
+export interface GateRequest {
+  readonly headers: IncomingHttpHeaders;
+  readonly raw: { readonly rawHeaders: string[] };
+  principal?: Principal;
+  keyPrefix?: string;
+  countedAt?: number;
+}
+
+/** A finished request, as recordOutcome counts and logs it. */
+export interface AnsweredRequest {
+  readonly id: string;
+  readonly method: string;
+  readonly url: string;
+  readonly principal?: Principal;
+  readonly keyPrefix?: string;
+  readonly countedAt?: number;
+  readonly errorCode?: ErrorCode;
+}
+
+/** Where the gate sets response headers (the RateLimit fields). */
+export interface HeaderSink {
+  headers(values: Record<string, string>): unknown;
+}
 
 /** Authentication, plan and limits: the access-control layer plugs in here. */
 export interface Gatekeeper {
@@ -30,11 +60,19 @@ export interface Gatekeeper {
    * when the request is admitted; false when it must take those two instead,
    * with nothing counted. Throws what they throw.
    */
-  admitNow?(endpoint: EndpointName, request: FastifyRequest, reply: FastifyReply): boolean;
+  admitNow?(endpoint: EndpointName, request: GateRequest, reply: HeaderSink, access?: unknown): boolean;
+  /**
+   * What lets admitNow() decide this request at once (pass it on, and the key
+   * is not looked up twice): the cached key, whose plan has the endpoint; the
+   * limits then decide. Undefined when admitNow() would not decide at once, or
+   * would note a refusal. Nothing is counted or noted. Throws the 401
+   * admitNow() would for a key that is surely refused.
+   */
+  cachedAccess?(endpoint: EndpointName, request: GateRequest): unknown;
   /** Sets the rate-limit headers, without counting, on a response refused before admit(). */
   annotate(principal: unknown, reply: FastifyReply): Promise<void> | void;
   /** Counts the finished response towards the caller's usage, and logs it. */
-  recordOutcome(request: FastifyRequest, status: number, durationMs?: number): void;
+  recordOutcome(request: AnsweredRequest, status: number, durationMs?: number): void;
 }
 
 export interface V1Deps extends RouteDeps {

@@ -3,7 +3,9 @@
  * a bounded load runs with a key, the CLI revokes it in another process. No
  * request sent after the CLI returned may be accepted, though the server
  * checks for other processes' commits only once per freshness window (SQLite)
- * or learns of them through Redis (PostgreSQL + Redis).
+ * or learns of them through Redis (PostgreSQL + Redis). On SQLite the load
+ * asks for a list page and for a record by its id, which the express lane
+ * answers (express-lane.ts).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,7 +34,12 @@ interface Sent {
  * with the CLI once the load is under way, and returns every request's send
  * time and status beside the moment the CLI was seen to return.
  */
-async function revokeUnderLoad(urls: string[], key: string, revoke: () => Promise<void>): Promise<{ sent: Sent[]; returnedAt: number }> {
+async function revokeUnderLoad(
+  urls: string[],
+  key: string,
+  revoke: () => Promise<void>,
+  paths = ['/v1/codes?limit=1'],
+): Promise<{ sent: Sent[]; returnedAt: number }> {
   const sent: Sent[] = [];
   let returnedAt = Number.POSITIVE_INFINITY;
   let stop = false;
@@ -40,7 +47,7 @@ async function revokeUnderLoad(urls: string[], key: string, revoke: () => Promis
   const loop = async (n: number) => {
     for (let i = 0; !stop && sent.length < MAX_REQUESTS; i++) {
       const at = performance.now();
-      const res = await fetch(`${urls[(n + i) % urls.length]}/v1/codes?limit=1`, {
+      const res = await fetch(`${urls[(n + i) % urls.length]}${paths[(n + i) % paths.length]}`, {
         headers: { authorization: `Bearer ${key}` },
         signal: AbortSignal.timeout(10_000),
       });
@@ -88,18 +95,26 @@ describe('revoking from the CLI under load, SQLite: a real server process on the
   test('no request sent after `keys revoke` returned is accepted', async () => {
     dir = mkdtempSync(join(tmpdir(), 'codebook-revoke-load-'));
     const settings = { DATABASE_URL: `sqlite:${join(dir, 'codebook.db')}` };
-    server = await startServerWith({ ...settings, DEMO_DATA: '0' });
+    // With the demo data: a record by its id is answered by the express lane once the key is cached.
+    server = await startServerWith(settings);
     await codebookJson(
       ['plans', 'set', 'load', '--endpoints', 'codes.list,codes.get', '--rate-per-minute', '1000000', '--monthly-quota', 'unlimited', '--json'],
       { settings },
     );
     await codebookJson(['orgs', 'create', 'load', '--plan', 'load', '--json'], { settings });
     const created = await codebookJson<{ id: string; key: string }>(['keys', 'create', '--org', 'load', '--json'], { settings });
-    const result = await revokeUnderLoad([server.baseUrl], created.key, async () => {
-      const run = await runCodebook(['keys', 'revoke', created.id], { settings });
-      assert.equal(run.code, 0, run.stderr);
-    });
+    const result = await revokeUnderLoad(
+      [server.baseUrl],
+      created.key,
+      async () => {
+        const run = await runCodebook(['keys', 'revoke', created.id], { settings });
+        assert.equal(run.code, 0, run.stderr);
+      },
+      ['/v1/codes?limit=1', '/v1/codes/iso4217:EUR'],
+    );
     assertNoneAcceptedAfter(result);
+    const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    assert.ok(Number(/^codebook_http_express_lane_total (\d+)$/m.exec(metrics)?.[1]) > 0, 'the express lane answered part of the load');
   });
 });
 

@@ -1,0 +1,236 @@
+/**
+ * The express lane against the full path, over real sockets: one service, two
+ * listeners, one with the lane in front of Fastify and one without. Every
+ * request is sent to both, each with keys of its own organisation on the same
+ * plan (so the limits count alike), and the answers must be the same bytes:
+ * status, every header in order, body, but for the Request-Id and the Date.
+ * The lane's counter in /metrics says which requests it answered, so a lane
+ * that silently handed everything to Fastify fails too; so does one whose
+ * usage counts or request log differ.
+ */
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { after, before, describe, test } from 'node:test';
+import { buildApp } from '../../src/http/app.ts';
+import { createKey, createOrg, revokeKey, setPlan, usageReport } from '../../src/services/access/admin.ts';
+import { pageRequestLog } from '../../src/services/access/request-log.ts';
+import type { Organisation } from '../../src/domain/access.ts';
+import { ENDPOINTS } from '../../src/domain/access.ts';
+import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { rawExchange } from '../helpers/raw-http.ts';
+
+interface Side {
+  port: number;
+  keys: Record<'all' | 'slow' | 'noGet' | 'revoked' | 'test', string>;
+  orgs: Organisation[];
+}
+
+interface Answer {
+  status: string;
+  fields: [string, string][];
+  body: string;
+}
+
+const LONG_DEFINITION = 'A definition long enough that the record passes the size above which answers are compressed. '.repeat(12);
+
+async function listen(app: FastifyInstance): Promise<number> {
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return Number(new URL(address).port);
+}
+
+/** One request on its own connection, read to the end: the status line, the header fields in order, the body. */
+async function exchange(port: number, method: string, path: string, headers: Record<string, string>): Promise<Answer> {
+  const lines = [`${method} ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const { text, closed } = await rawExchange(port, `${lines.join('\r\n')}\r\n\r\n`);
+  assert.ok(closed, `no end of the answer to ${method} ${path}`);
+  const bytes = Buffer.from(text, 'latin1').toString('utf8');
+  const split = bytes.indexOf('\r\n\r\n');
+  const [status, ...fieldLines] = bytes.slice(0, split).split('\r\n');
+  const fields = fieldLines.map((line): [string, string] => {
+    const colon = line.indexOf(':');
+    return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+  });
+  return { status: status!, fields, body: bytes.slice(split + 4) };
+}
+
+/** What may differ between two answers to the same request: the Request-Id (in its header and an error's body) and the Date. */
+function normalised(answer: Answer): Answer {
+  const id = answer.fields.find(([name]) => name === 'request-id')?.[1];
+  assert.match(id ?? '', /^req_[0-9a-f]{32}$/, 'a Request-Id on every answer');
+  return {
+    status: answer.status,
+    fields: answer.fields.filter(([name]) => name !== 'date').map(([name, value]) => [name, name === 'request-id' ? 'req_…' : value]),
+    body: answer.body.replaceAll(id!, 'req_…'),
+  };
+}
+
+async function laneCount(port: number): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+  const match = /^codebook_http_express_lane_total (\d+)$/m.exec(await res.text());
+  assert.ok(match, 'the lane counter in /metrics');
+  return Number(match[1]);
+}
+
+describe('the express lane answers as the full path does', () => {
+  let ctx: TestContext;
+  let full: FastifyInstance;
+  let lane: Side;
+  let plain: Side;
+  let tag: string;
+
+  async function side(port: number, name: string): Promise<Side> {
+    const admin = ctx.deps.admin;
+    const all = await createOrg(admin, `${name}-all`, 'lane-all');
+    const slowOrg = await createOrg(admin, `${name}-slow`, 'lane-slow');
+    const noGet = await createOrg(admin, `${name}-noget`, 'lane-noget');
+    const revoked = await createKey(admin, all, 'live', 'revoked');
+    await revokeKey(admin, revoked.info.id, all);
+    return {
+      port,
+      orgs: [all, slowOrg, noGet],
+      keys: {
+        all: (await createKey(admin, all, 'live', 'all')).key,
+        slow: (await createKey(admin, slowOrg, 'live', 'slow')).key,
+        noGet: (await createKey(admin, noGet, 'live', 'no get')).key,
+        revoked: revoked.key,
+        test: (await createKey(admin, all, 'test', 'ci')).key,
+      },
+    };
+  }
+
+  before(async () => {
+    ctx = await createTestContext();
+    await ctx.importRows(
+      [
+        { code: 'A', display: 'Alpha' },
+        { code: 'B.1', display: 'Beta one', parents: 'A' },
+        { code: "x-y_z~!$&'()*+,;=@", display: 'Every plain character' },
+        { code: 'A/B', display: 'A slash' },
+        { code: 'ü', display: 'Non-ASCII' },
+        { code: 'LONG', display: 'Long', definition: LONG_DEFINITION },
+      ],
+      { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
+    );
+    const admin = ctx.deps.admin;
+    const every = { endpoints: [...ENDPOINTS], monthlyQuota: null, testKeysAllowed: true };
+    await setPlan(admin, { name: 'lane-all', ratePerMinute: 1_000_000, ...every });
+    await setPlan(admin, { name: 'lane-slow', ratePerMinute: 3, ...every });
+    await setPlan(admin, { ...every, name: 'lane-noget', ratePerMinute: 1_000, endpoints: ENDPOINTS.filter((e) => e !== 'codes.get') });
+    full = await buildApp(ctx.deps, { expressLane: false });
+    lane = await side(await listen(ctx.app), 'lane');
+    plain = await side(await listen(full), 'full');
+    // A key's first request looks it up (the full path) and caches it; the lane takes the ones after.
+    // Each key once on both sides, so that their counts stay alike; the record's tag for If-None-Match.
+    for (const s of [plain, lane]) {
+      for (const key of Object.values(s.keys)) {
+        const first = await fetch(`http://127.0.0.1:${s.port}/v1/codes/demo:A`, { headers: { authorization: `Bearer ${key}` } });
+        if (key === s.keys.all) tag = first.headers.get('etag')!;
+      }
+    }
+  });
+  after(async () => {
+    await full.close();
+    await ctx.close();
+  });
+
+  /** Sends the request to both listeners (each with its own side's key) and asserts the same answer; returns it. */
+  async function both(method: string, path: string, headers: (keys: Side['keys']) => Record<string, string>): Promise<Answer> {
+    const a = normalised(await exchange(lane.port, method, path, headers(lane.keys)));
+    const b = normalised(await exchange(plain.port, method, path, headers(plain.keys)));
+    assert.deepEqual(a, b, `${method} ${path}: the lane answered otherwise than the full path`);
+    return a;
+  }
+
+  const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+  test('the requests it takes: a record, and the 401s of keys it can refuse without a query', async () => {
+    const before = await laneCount(lane.port);
+    const answers = [
+      await both('GET', '/v1/codes/demo:A', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes/demo:B.1', (k) => ({ 'X-API-Key': k.all })),
+      await both('GET', "/v1/codes/demo:x-y_z~!$&'()*+,;=@", (k) => bearer(k.test)),
+      await both('GET', '/v1/codes/demo:A', (k) => ({ ...bearer(k.all), 'Accept-Encoding': 'br, gzip', Accept: 'application/json' })),
+      await both('GET', '/v1/codes/demo:A', () => bearer('svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')),
+      await both('GET', '/v1/codes/demo:A', () => bearer('not-a-key')),
+      await both('GET', '/v1/codes/demo:A', () => ({})),
+      await both('GET', '/v1/codes/demo:A', (k) => ({ ...bearer(k.all), 'X-API-Key': k.test })),
+      await both('GET', '/v1/codes/demo:A', () => ({ Authorization: 'Basic abc' })),
+    ];
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [...Array(4).fill('HTTP/1.1 200 OK'), ...Array(5).fill('HTTP/1.1 401 Unauthorized')],
+    );
+    assert.equal(JSON.parse(answers[0]!.body).id, 'demo:A');
+    assert.equal(await laneCount(lane.port), before + answers.length, 'the lane answered each of them');
+  });
+
+  test('the limits: RateLimit fields on each answer, then the 429, alike', async () => {
+    const before = await laneCount(lane.port);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await both('GET', '/v1/codes/demo:A', (k) => bearer(k.slow))).status);
+    assert.deepEqual(statuses, ['HTTP/1.1 200 OK', 'HTTP/1.1 200 OK', 'HTTP/1.1 429 Too Many Requests']);
+    assert.equal(await laneCount(lane.port), before + 3);
+  });
+
+  test('everything else takes the full path, with the same answer', async () => {
+    const before = await laneCount(lane.port);
+    const answers = [
+      await both('GET', '/v1/codes/demo:NOPE', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes/demo%3AA', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes/demo:A%2FB', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes/demo:%C3%BC', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes/demo:A?as_of=2024-06-01', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes/demo:A', (k) => ({ ...bearer(k.all), 'If-None-Match': tag })),
+      await both('HEAD', '/v1/codes/demo:A', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes/demo:A', (k) => bearer(k.noGet)),
+      await both('GET', '/v1/codes/demo:A', (k) => bearer(k.revoked)),
+      await both('GET', '/v1/codes/demo:LONG', (k) => ({ ...bearer(k.all), 'Accept-Encoding': 'gzip' })),
+      await both('GET', '/v1/codes/demo:LONG', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes/search', () => bearer('svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')),
+      await both('GET', '/v1/codes/svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes/demo:A', (k) => ({ ...bearer(k.all), Referer: 'https://example.com/?key=svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })),
+      await both('GET', '/v1/codes/demo:A/', (k) => bearer(k.all)),
+      await both('POST', '/v1/codes/demo:A', (k) => bearer(k.all)),
+    ];
+    assert.deepEqual(
+      answers.map((a) => a.status.split(' ')[1]),
+      ['404', '200', '200', '200', '200', '304', '200', '403', '401', '200', '200', '401', '404', '200', '404', '405'],
+    );
+    assert.ok(
+      answers[9]!.fields.some(([name, value]) => name === 'content-encoding' && value === 'gzip'),
+      'a record past the size compresses (the full path)',
+    );
+    assert.equal(await laneCount(lane.port), before, 'none of them was the lane’s');
+  });
+
+  test('usage and the request log count the lane’s answers as the full path’s', async () => {
+    await ctx.deps.usage.flush();
+    await ctx.deps.requestLog.flush();
+    const month = new Date(ctx.clock.ms).toISOString().slice(0, 7);
+    for (let i = 0; i < lane.orgs.length; i++) {
+      const [a, b] = [lane.orgs[i]!, plain.orgs[i]!];
+      const [usageA, usageB] = [await usageReport(ctx.deps.admin, a, month), await usageReport(ctx.deps.admin, b, month)];
+      // In an order of their own: the keys' ids (random) order byKey.
+      const sorted = (counts: Record<string, number>) => Object.entries(counts).sort();
+      const counts = (u: typeof usageA) => ({
+        counted: u.counted,
+        notCounted: sorted(u.notCounted),
+        byOutcome: sorted(u.byOutcome),
+        byKey: u.byKey.map((k) => [k.name, k.mode, sorted(k.byOutcome)]).sort((x, y) => String(x[0]).localeCompare(String(y[0]))),
+      });
+      assert.ok(usageA.total > 0, `${a.slug}: requests counted`);
+      assert.deepEqual(counts(usageA), counts(usageB), `${a.slug}: usage`);
+      const entries = async (org: Organisation) =>
+        (await pageRequestLog(ctx.deps.admin, org, {})).entries.map((e) => [e.method, e.path, e.status, e.errorCode]);
+      const logged = await entries(a);
+      assert.ok(logged.length > 0, `${a.slug}: requests logged`);
+      assert.deepEqual(logged, await entries(b), `${a.slug}: request log`);
+    }
+  });
+
+  test('a lane that is switched off answers nothing', async () => {
+    const before = await laneCount(plain.port);
+    await exchange(plain.port, 'GET', '/v1/codes/demo:A', bearer(plain.keys.all));
+    assert.equal(await laneCount(plain.port), before);
+  });
+});
