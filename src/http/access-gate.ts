@@ -96,7 +96,7 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
   const accept = (request: GateRequest, found: KeyLookup | null, accessVersion: number | null, at: number): CheckedPrincipal => {
     if (found === null) throw unauthorized('The API key is not valid.');
     // Expiry is checked here, at each request, against the clock: no process has to run at the moment a key ends.
-    if (found.key.revokedAt !== null || isExpired(found.key, at)) {
+    if (refusedKey(found, at)) {
       usage.recordRefusal(found.key.id, at);
       throw unauthorized('The API key is not valid.');
     }
@@ -124,8 +124,7 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
       const found = keys.cached(presentedKey(request));
       if (found === null) throw unauthorized('The API key is not valid.');
       // A revoked or expired key is refused by accept(), which notes the refusal: admitNow() and admit() do that.
-      if (found === undefined || !includes(found.plan, found.key.mode, endpoint) || found.key.revokedAt !== null || isExpired(found.key, now()))
-        return undefined;
+      if (found === undefined || !includes(found.plan, found.key.mode, endpoint) || refusedKey(found, now())) return undefined;
       return found;
     },
 
@@ -199,6 +198,11 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
       if (status >= 500 && countedAt !== undefined) void limiter.giveBack(principal.org.id, countedAt);
     },
   };
+}
+
+/** Whether a stored key is refused at this moment: revoked, or past its expiry (checked at each request, against the clock). */
+function refusedKey(found: KeyLookup, at: number): boolean {
+  return found.key.revokedAt !== null || isExpired(found.key, at);
 }
 
 /** Whether the plan lets a key of this mode call the endpoint. */

@@ -33,6 +33,7 @@ import type { Principal } from '../domain/access.ts';
 import type { ErrorCode } from '../errors.ts';
 import { entityTag } from './entity-tags.ts';
 import { errorBody } from './error-body.ts';
+import { completedFields } from './logging.ts';
 import { COMPRESSION_THRESHOLD, CACHE_CONTROL } from './representations.ts';
 import { newRequestId } from './request-id.ts';
 import { JSON_TYPE } from './routes/v1-types.ts';
@@ -123,7 +124,7 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
       gate.recordOutcome(request, res.statusCode, ms);
       // The line Fastify's request log writes (logging.ts), request_id as its child logger binds it.
       if (logsRequests()) {
-        log.info({ request_id: request.id, req: request, res, ms: Math.round(ms * 10) / 10 }, 'request completed');
+        log.info({ request_id: request.id, ...completedFields(request, res, ms) }, 'request completed');
       }
     });
   };
