@@ -9,12 +9,13 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { BatchedResponse } from './batched-response.ts';
 
 /** Seconds a client should wait before retrying a request refused while the server stops. */
 export const DRAINING_RETRY_AFTER_SECONDS = 1;
 
-/** Node's http server options: Host is checked by the app (see rejectMissingHost) instead. */
-export const httpServerOptions = { requireHostHeader: false };
+/** Node's http server options: Host is checked by the app (see rejectMissingHost) instead; responses are written at the end of the turn (batched-response.ts). */
+export const httpServerOptions = { requireHostHeader: false, ServerResponse: BatchedResponse };
 
 /**
  * Answers a CONNECT request through the app, as any other method: under /v1 the
