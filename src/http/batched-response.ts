@@ -22,7 +22,12 @@
  * What the caller sees is unchanged: writableEnded is true from end() on (so
  * Fastify knows the reply was sent), 'finish' and 'close' come when the bytes
  * were written or the client left, and a response whose client left before the
- * turn's end writes nothing. Whatever a body is written from must stay as it is
+ * turn's end writes nothing. Two things differ for a caller's mistakes only
+ * (nothing in this service makes them): a write() or setHeader() after end()
+ * goes into the answer instead of failing, and what end() would have thrown is
+ * met at the turn's end, where the response is destroyed. A request the parser
+ * refuses behind others on the same connection is answered after their answers
+ * (clientErrorHandler in error-handler.ts). Whatever a body is written from must stay as it is
  * until the response closes, which was already so: a socket keeps what it could
  * not write at once (body-buffers.ts reuses a body's buffer only on 'close').
  */

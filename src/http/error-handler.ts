@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError } from '../errors.ts';
 import { errorBody } from './error-body.ts';
@@ -66,10 +67,23 @@ export function sendError(reply: FastifyReply, error: ApiError, requestId: strin
  * Fastify's `clientErrorHandler`: requests Node's HTTP parser refuses before
  * any route or hook (oversized headers, malformed request lines or framing).
  * They still get the one error shape and a Request-Id, and the connection ends.
+ *
+ * The answers to requests read whole before the refused one, on the same
+ * connection, go first: an answer is written at the end of the turn
+ * (batched-response.ts) or once its read is done, and ending the connection
+ * now would lose it. Node's `_httpMessage` is the answer the socket is on (its
+ * clientError documentation names it); the next one is put on the socket as
+ * that one finishes. An answer to the refused request itself (its body is
+ * what failed) is not waited for: that request was never read whole.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
+    return;
+  }
+  const answering = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (answering?.req.complete === true) {
+    answering.once('close', () => setImmediate(() => clientErrorHandler(error, socket)));
     return;
   }
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;

@@ -27,6 +27,11 @@ describe('answers written at the end of the turn', () => {
   });
   after(() => ctx.close());
 
+  async function laneCount(): Promise<number> {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    return Number(/^codebook_http_express_lane_total (\d+)$/m.exec(text)?.[1]);
+  }
+
   /** The requests each client pipelines: a record (the express lane once the key is cached), a page, a 404, a 401, a HEAD. */
   const requests = (n: number): { bytes: string; head: boolean; check: (r: RawResponse, what: string) => void }[] => {
     const auth = `Authorization: Bearer ${ctx.key}\r\n`;
@@ -82,13 +87,36 @@ describe('answers written at the end of the turn', () => {
     // Once alone, so that the key is cached and the records take the express lane below.
     assert.equal((await ctx.get(`/v1/codes/demo:${ROWS[0]!.code}`, ctx.authHeaders)).statusCode, 200);
     const clients = Array.from({ length: 40 }, (_, n) => requests(n));
+    const laneBefore = await laneCount();
     const exchanges = await Promise.all(clients.map((rs) => rawExchange(port, rs.map((r) => r.bytes).join(''), { end: false })));
+    // The records and the 401s took the express lane (80 answers), the rest Fastify's path: both paths are in the test.
+    assert.equal((await laneCount()) - laneBefore, 80);
     exchanges.forEach(({ text, closed }, n) => {
       assert.ok(closed, `client ${n}: the server closes after the last answer (Connection: close)`);
       const answers = parseResponses(text, (i) => clients[n]![i]!.head);
       assert.equal(answers.length, 5, `client ${n}: ${JSON.stringify(text.slice(0, 300))}`);
       answers.forEach((answer, i) => clients[n]![i]!.check(answer, `client ${n}, request ${i}`));
     });
+  });
+
+  test('a request the parser refuses, pipelined behind others: their answers first, then the 400, then the end', async () => {
+    const auth = `Authorization: Bearer ${ctx.key}\r\n`;
+    const get = (code: string): string => `GET /v1/codes/demo:${code} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`;
+    // A record (the express lane: the key is cached by the test before), a page (Fastify, answered after a read), a record, then no HTTP at all.
+    await ctx.get('/v1/codes/demo:C003', ctx.authHeaders);
+    const bytes = `${get('C003')}GET /v1/codes?limit=50 HTTP/1.1\r\nHost: x\r\n${auth}\r\n${get('C004')}NOT HTTP AT ALL\r\n\r\n`;
+    const { text, closed } = await rawExchange(port, bytes, { end: false });
+    assert.ok(closed, 'the server ends the connection after the 400');
+    const answers = parseResponses(text);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 400],
+      JSON.stringify(text.slice(0, 400)),
+    );
+    assert.equal((JSON.parse(answers[0]!.body) as { id: string }).id, 'demo:C003');
+    assert.equal((JSON.parse(answers[1]!.body) as { data: unknown[] }).data.length, 50);
+    assert.equal((JSON.parse(answers[2]!.body) as { id: string }).id, 'demo:C004');
+    assert.equal((JSON.parse(answers[3]!.body) as { error: { code: string } }).error.code, 'invalid_parameter');
   });
 
   test('clients that leave before their answer is written: the others are answered, the server goes on', async () => {
