@@ -17,7 +17,7 @@
  * Measured with the server and a client on one machine: 1.3× the rate for a
  * record, 1.65× for a first page, 1.45× for the 401 of an unknown key, with
  * lower p50 and p99; at one connection a response waits one turn's end, a few
- * microseconds (bench/HISTORY.md, "end-of-turn writes").
+ * microseconds (bench/HISTORY.md, "answers at the end of the turn").
  *
  * What the caller sees is unchanged: writableEnded is true from end() on (so
  * Fastify knows the reply was sent), 'finish' and 'close' come when the bytes
@@ -27,9 +27,11 @@
  * goes into the answer instead of failing, and what end() would have thrown is
  * met at the turn's end, where the response is destroyed. A request the parser
  * refuses behind others on the same connection is answered after their answers
- * (clientErrorHandler in error-handler.ts). Whatever a body is written from must stay as it is
- * until the response closes, which was already so: a socket keeps what it could
- * not write at once (body-buffers.ts reuses a body's buffer only on 'close').
+ * (clientErrorHandler in error-handler.ts).
+ *
+ * Whatever a body is written from must stay as it is until the response
+ * closes, which was already so: a socket keeps what it could not write at once
+ * (body-buffers.ts reuses a body's buffer only on 'close').
  */
 import { OutgoingMessage, ServerResponse, type IncomingMessage } from 'node:http';
 
