@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { httpServerOptions } from '../../src/http/front-door.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { parseResponses, rawExchange, type RawResponse } from '../helpers/raw-http.ts';
+import { expressLaneCount } from '../helpers/express-lane.ts';
 
 const ROWS = Array.from({ length: 60 }, (_, i) => ({ code: `C${String(i).padStart(3, '0')}`, display: `Code ${i}` }));
 
@@ -26,11 +27,6 @@ describe('answers written at the end of the turn', () => {
     port = Number(new URL(address).port);
   });
   after(() => ctx.close());
-
-  async function laneCount(): Promise<number> {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    return Number(/^codebook_http_express_lane_total (\d+)$/m.exec(text)?.[1]);
-  }
 
   /** The requests each client pipelines: a record (the express lane once the key is cached), a page, a 404, a 401, a HEAD. */
   const requests = (n: number): { bytes: string; head: boolean; check: (r: RawResponse, what: string) => void }[] => {
@@ -87,10 +83,10 @@ describe('answers written at the end of the turn', () => {
     // Once alone, so that the key is cached and the records take the express lane below.
     assert.equal((await ctx.get(`/v1/codes/demo:${ROWS[0]!.code}`, ctx.authHeaders)).statusCode, 200);
     const clients = Array.from({ length: 40 }, (_, n) => requests(n));
-    const laneBefore = await laneCount();
+    const laneBefore = await expressLaneCount(`http://127.0.0.1:${port}`);
     const exchanges = await Promise.all(clients.map((rs) => rawExchange(port, rs.map((r) => r.bytes).join(''), { end: false })));
     // The records and the 401s took the express lane (80 answers), the rest Fastify's path: both paths are in the test.
-    assert.equal((await laneCount()) - laneBefore, 80);
+    assert.equal((await expressLaneCount(`http://127.0.0.1:${port}`)) - laneBefore, 80);
     exchanges.forEach(({ text, closed }, n) => {
       assert.ok(closed, `client ${n}: the server closes after the last answer (Connection: close)`);
       const answers = parseResponses(text, (i) => clients[n]![i]!.head);
@@ -144,7 +140,7 @@ describe('answers written at the end of the turn', () => {
     );
     await Promise.all(leaving);
     for (const [n, { text }] of (await Promise.all(staying)).entries()) {
-      const answers = parseResponses(text, (i) => i === 4);
+      const answers = parseResponses(text, (i) => requests(n)[i]!.head);
       assert.equal(answers.length, 5, `client ${n}`);
       answers.forEach((answer, i) => requests(n)[i]!.check(answer, `client ${n}, request ${i}`));
     }

@@ -18,6 +18,7 @@ import type { Organisation } from '../../src/domain/access.ts';
 import { ENDPOINTS } from '../../src/domain/access.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { rawExchange } from '../helpers/raw-http.ts';
+import { expressLaneCount } from '../helpers/express-lane.ts';
 
 interface Side {
   port: number;
@@ -62,13 +63,6 @@ function normalised(answer: Answer): Answer {
     fields: answer.fields.filter(([name]) => name !== 'date').map(([name, value]) => [name, name === 'request-id' ? 'req_…' : value]),
     body: answer.body.replaceAll(id!, 'req_…'),
   };
-}
-
-async function laneCount(port: number): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${port}/metrics`);
-  const match = /^codebook_http_express_lane_total (\d+)$/m.exec(await res.text());
-  assert.ok(match, 'the lane counter in /metrics');
-  return Number(match[1]);
 }
 
 describe('the express lane answers as the full path does', () => {
@@ -144,7 +138,7 @@ describe('the express lane answers as the full path does', () => {
   const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
   test('the requests it takes: a record, and the 401s of keys it can refuse without a query', async () => {
-    const before = await laneCount(lane.port);
+    const before = await expressLaneCount(`http://127.0.0.1:${lane.port}`);
     const answers = [
       await both('GET', '/v1/codes/demo:A', (k) => bearer(k.all)),
       await both('GET', '/v1/codes/demo:B.1', (k) => ({ 'X-API-Key': k.all })),
@@ -161,19 +155,19 @@ describe('the express lane answers as the full path does', () => {
       [...Array(4).fill('HTTP/1.1 200 OK'), ...Array(5).fill('HTTP/1.1 401 Unauthorized')],
     );
     assert.equal(JSON.parse(answers[0]!.body).id, 'demo:A');
-    assert.equal(await laneCount(lane.port), before + answers.length, 'the lane answered each of them');
+    assert.equal(await expressLaneCount(`http://127.0.0.1:${lane.port}`), before + answers.length, 'the lane answered each of them');
   });
 
   test('the limits: RateLimit fields on each answer, then the 429, alike', async () => {
-    const before = await laneCount(lane.port);
+    const before = await expressLaneCount(`http://127.0.0.1:${lane.port}`);
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await both('GET', '/v1/codes/demo:A', (k) => bearer(k.slow))).status);
     assert.deepEqual(statuses, ['HTTP/1.1 200 OK', 'HTTP/1.1 200 OK', 'HTTP/1.1 429 Too Many Requests']);
-    assert.equal(await laneCount(lane.port), before + 3);
+    assert.equal(await expressLaneCount(`http://127.0.0.1:${lane.port}`), before + 3);
   });
 
   test('everything else takes the full path, with the same answer', async () => {
-    const before = await laneCount(lane.port);
+    const before = await expressLaneCount(`http://127.0.0.1:${lane.port}`);
     const answers = [
       await both('GET', '/v1/codes/demo:NOPE', (k) => bearer(k.all)),
       await both('GET', '/v1/codes/demo%3AA', (k) => bearer(k.all)),
@@ -200,7 +194,7 @@ describe('the express lane answers as the full path does', () => {
       answers[9]!.fields.some(([name, value]) => name === 'content-encoding' && value === 'gzip'),
       'a record past the size compresses (the full path)',
     );
-    assert.equal(await laneCount(lane.port), before, 'none of them was the lane’s');
+    assert.equal(await expressLaneCount(`http://127.0.0.1:${lane.port}`), before, 'none of them was the lane’s');
   });
 
   test('usage and the request log count the lane’s answers as the full path’s', async () => {
@@ -229,8 +223,8 @@ describe('the express lane answers as the full path does', () => {
   });
 
   test('a lane that is switched off answers nothing', async () => {
-    const before = await laneCount(plain.port);
+    const before = await expressLaneCount(`http://127.0.0.1:${plain.port}`);
     await exchange(plain.port, 'GET', '/v1/codes/demo:A', bearer(plain.keys.all));
-    assert.equal(await laneCount(plain.port), before);
+    assert.equal(await expressLaneCount(`http://127.0.0.1:${plain.port}`), before);
   });
 });

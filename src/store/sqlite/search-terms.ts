@@ -145,6 +145,10 @@ export class SearchTermWriter {
 
 type Statements = { arrays(sql: string): StatementSync };
 
+/** The word list's terms in [from, to), and from a term on (no upper bound), in order, up to a limit. */
+const TERMS_IN_RANGE = 'SELECT term FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?';
+const TERMS_FROM = 'SELECT term FROM search_terms WHERE term >= ? ORDER BY term LIMIT ?';
+
 /**
  * The FTS5 query of one word, or null when it starts no term at all. One
  * character: oneCharacterMatch; two or three: the prefix index's term;
@@ -153,15 +157,13 @@ type Statements = { arrays(sql: string): StatementSync };
 export function wordMatch(statements: Statements, word: string, maxTerms = MAX_EXPANDED_TERMS): string | null {
   const characters = [...word].length;
   if (characters === 1) {
-    return oneCharacterMatch(statements.arrays('SELECT term FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?'), word, maxTerms);
+    return oneCharacterMatch(statements.arrays(TERMS_IN_RANGE), word, maxTerms);
   }
   if (characters <= PREFIX_INDEX_CHARS) return `"${word}"*`;
   const upper = prefixUpperBound(word);
   const found = (upper === null
-    ? statements.arrays('SELECT term FROM search_terms WHERE term >= ? ORDER BY term LIMIT ?').all(word, maxTerms + 1)
-    : statements.arrays('SELECT term FROM search_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?').all(word, upper, maxTerms + 1)) as unknown as [
-    string,
-  ][];
+    ? statements.arrays(TERMS_FROM).all(word, maxTerms + 1)
+    : statements.arrays(TERMS_IN_RANGE).all(word, upper, maxTerms + 1)) as unknown as [string][];
   if (found.length === 0) return null;
   if (found.length > maxTerms) return `"${word}"*`;
   if (found.length === 1) return `"${found[0]![0]}"`;
