@@ -69,19 +69,14 @@ function represent(cache: CompressedCache, request: FastifyRequest, reply: Fasti
   // Routes send their JSON as text (a record) or bytes (a page); anything else (errors included) is left alone.
   const text = typeof payload === 'string';
   if (reply.statusCode !== 200 || !(text || Buffer.isBuffer(payload)) || (method !== 'GET' && method !== 'HEAD')) return payload;
-  // A larger body's bytes: a page's own, or a text's in the shared scratch buffer (utf8-scratch.ts), digested, compared
-  // and compressed here, never sent. Nothing from here to the compression may await: another answer would overwrite the buffer.
+  // A larger body's bytes: a page's own, or a text's in the shared scratch buffer (utf8-scratch.ts), digested and
+  // compressed here, never sent. Nothing from here to the compression may await: another answer would overwrite the buffer.
   let bytes: Buffer | undefined;
-  let tag: string | undefined;
-  // Small bodies digest in about a microsecond: only larger ones are worth remembering.
+  let tag: string;
   if (payload.length < COMPRESSION_THRESHOLD) tag = entityTag(payload);
   else {
     bytes = text ? utf8View(payload) : payload;
-    tag = cache.knownTag(request.url, bytes);
-    if (tag === undefined) {
-      tag = entityTag(bytes);
-      cache.rememberTag(request.url, bytes, tag);
-    }
+    tag = entityTag(bytes);
   }
   const compressible = bytes !== undefined;
   // HEAD sends no body, so nothing to compress: its headers describe the identity body.
