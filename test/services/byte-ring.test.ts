@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { ByteRing, ENTRY_OVERHEAD } from '../../src/services/byte-ring.ts';
+import { ByteRing, ENTRY_OVERHEAD, INDEX_SHARE } from '../../src/services/byte-ring.ts';
 import { Doorkeeper } from '../../src/services/doorkeeper.ts';
 import { ReadCache } from '../../src/services/read-cache.ts';
 
@@ -74,11 +74,13 @@ test('nothing larger than an eighth of the buffer, nothing at all with a bound o
   assert.equal(none.bytes, 0);
 });
 
-test('the index is bounded too: at most an eighth of the bound at ENTRY_OVERHEAD an entry', () => {
+test('the index is bounded too: at most a quarter of the bound at ENTRY_OVERHEAD an entry, the buffer the rest', () => {
   const maxBytes = 64 * 1024;
   const ring = new ByteRing({ maxBytes });
   for (let i = 0; i < 1000; i++) ring.set(`k${i}`, 'x', undefined);
-  assert.equal(ring.size, Math.floor(maxBytes / 8 / ENTRY_OVERHEAD));
+  assert.equal(INDEX_SHARE, 1 / 4);
+  assert.equal(ring.size, Math.floor((maxBytes * INDEX_SHARE) / ENTRY_OVERHEAD));
+  assert.equal(ring.capacity + Math.floor(maxBytes * INDEX_SHARE), maxBytes);
   assert.ok(ring.bytes <= maxBytes);
 });
 
