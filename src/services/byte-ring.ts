@@ -21,13 +21,11 @@ import { Doorkeeper } from './doorkeeper.ts';
 export const ENTRY_OVERHEAD = 160;
 
 /**
- * The share of the bound that goes to the index, which caps the number of
- * entries. A record is ~450 B: with an eighth, 24 MiB held 19 660 records in
- * 8.8 MB of a 21 MB buffer, and a Zipf stream of ids over 1 000 000 codes hit
- * 66 % of the time; with a quarter, 39 321 records and 72 %, while 22 KB pages
- * hit 56 % instead of 57 % (bench/HISTORY.md, "2026-12-07").
+ * The share of the bound that goes to the index unless a ring says otherwise
+ * (indexShare): it caps the number of entries, enough for entries of 1 KB and
+ * more. A ring of smaller entries wants more (the read cache: read-cache.ts).
  */
-export const INDEX_SHARE = 1 / 4;
+export const INDEX_SHARE = 1 / 8;
 
 interface Slot<M> {
   start: number;
@@ -36,10 +34,11 @@ interface Slot<M> {
 }
 
 export interface ByteRingOptions {
-  /** Bytes for the buffer and the index together; the index gets a quarter (INDEX_SHARE, ENTRY_OVERHEAD an entry). */
+  /** Bytes for the buffer and the index together; the index gets indexShare of them (INDEX_SHARE by default), ENTRY_OVERHEAD an entry. */
   maxBytes: number;
   /** Once the ring has evicted, a key enters only on its second sight within a recent window (see doorkeeper.ts). */
   doorkeeper?: boolean;
+  indexShare?: number;
 }
 
 export class ByteRing<M = undefined> {
@@ -56,9 +55,9 @@ export class ByteRing<M = undefined> {
   /** Evicted since the last clear: from then on the doorkeeper decides. */
   #full = false;
 
-  constructor({ maxBytes, doorkeeper = false }: ByteRingOptions) {
+  constructor({ maxBytes, doorkeeper = false, indexShare = INDEX_SHARE }: ByteRingOptions) {
     this.maxBytes = maxBytes;
-    const index = Math.floor(maxBytes * INDEX_SHARE);
+    const index = Math.floor(maxBytes * indexShare);
     this.#maxEntries = Math.floor(index / ENTRY_OVERHEAD);
     this.#capacity = maxBytes - index;
     this.#doorkeeper = doorkeeper && this.#maxEntries > 0 ? new Doorkeeper() : null;

@@ -13,6 +13,15 @@
  */
 import { ByteRing } from './byte-ring.ts';
 
+/**
+ * The share of the bound for the ring's index, which caps its entries. A
+ * record is ~450 B: with an eighth, 24 MiB held 19 660 records in 8.8 MB of a
+ * 21 MB buffer, and a Zipf stream of ids over 1 000 000 codes hit 66 % of the
+ * time; with a quarter, 39 321 records and 72 %, while 22 KB pages hit 56 %
+ * instead of 57 % (bench/HISTORY.md, "2026-12-07").
+ */
+export const READ_CACHE_INDEX_SHARE = 1 / 4;
+
 export interface ReadCacheStats {
   entries: number;
   bytes: number;
@@ -34,7 +43,7 @@ export class ReadCache<M = undefined> {
   constructor(maxBytes: number, version: () => number) {
     this.maxBytes = maxBytes;
     this.versionOf = version;
-    this.ring = new ByteRing<M>({ maxBytes, doorkeeper: true });
+    this.ring = new ByteRing<M>({ maxBytes, doorkeeper: true, indexShare: READ_CACHE_INDEX_SHARE });
   }
 
   /**

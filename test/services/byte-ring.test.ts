@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { ByteRing, ENTRY_OVERHEAD, INDEX_SHARE } from '../../src/services/byte-ring.ts';
 import { Doorkeeper } from '../../src/services/doorkeeper.ts';
-import { ReadCache } from '../../src/services/read-cache.ts';
+import { READ_CACHE_INDEX_SHARE, ReadCache } from '../../src/services/read-cache.ts';
 
 test('whatever it holds reads back exactly as written, within the bound, however it wraps', () => {
   const maxBytes = 64 * 1024;
@@ -74,14 +74,15 @@ test('nothing larger than an eighth of the buffer, nothing at all with a bound o
   assert.equal(none.bytes, 0);
 });
 
-test('the index is bounded too: at most a quarter of the bound at ENTRY_OVERHEAD an entry, the buffer the rest', () => {
+test('the index is bounded too: at most its share of the bound at ENTRY_OVERHEAD an entry, the buffer the rest', () => {
   const maxBytes = 64 * 1024;
-  const ring = new ByteRing({ maxBytes });
-  for (let i = 0; i < 1000; i++) ring.set(`k${i}`, 'x', undefined);
-  assert.equal(INDEX_SHARE, 1 / 4);
-  assert.equal(ring.size, Math.floor((maxBytes * INDEX_SHARE) / ENTRY_OVERHEAD));
-  assert.equal(ring.capacity + Math.floor(maxBytes * INDEX_SHARE), maxBytes);
-  assert.ok(ring.bytes <= maxBytes);
+  for (const share of [INDEX_SHARE, 1 / 4]) {
+    const ring = new ByteRing({ maxBytes, indexShare: share });
+    for (let i = 0; i < 1000; i++) ring.set(`k${i}`, 'x', undefined);
+    assert.equal(ring.size, Math.floor((maxBytes * share) / ENTRY_OVERHEAD));
+    assert.equal(ring.capacity + Math.floor(maxBytes * share), maxBytes);
+    assert.ok(ring.bytes <= maxBytes);
+  }
 });
 
 test('the doorkeeper lets a key in on its second sight and forgets it then', () => {
@@ -128,4 +129,20 @@ test('the cache is exact across versions: a version change drops it, a read unde
   assert.equal(cache.get('a'), undefined, 'dropped when the version moved');
   cache.set('a', 'read under 1', undefined, v);
   assert.equal(cache.get('a'), undefined, 'a read begun under the old version is not kept');
+});
+
+test('the read cache at its default bound holds ~39 000 records of 450 bytes, within the bound', () => {
+  const maxBytes = 24 * 1024 * 1024;
+  const cache = new ReadCache(maxBytes, () => 1);
+  const v = cache.open();
+  const record = `{"object":"code","display":"${'x'.repeat(420)}"}`;
+  // Once full the doorkeeper lets a record in on its second sight only: these are seen once, so the ring stops at full.
+  for (let i = 0; i < 50_000; i++) cache.set(`dx:${i}`, record, undefined, v);
+  const { entries, bytes } = cache.stats();
+  // An index of an eighth of the bound capped it at 19 660 records, with 12 MB of the buffer never used.
+  assert.equal(entries, Math.floor((maxBytes * READ_CACHE_INDEX_SHARE) / ENTRY_OVERHEAD));
+  assert.ok(entries > 39_000, `${entries} records`);
+  assert.ok(bytes <= maxBytes);
+  assert.equal(cache.get(`dx:${entries}`)?.text, record, 'the last one let in');
+  assert.equal(cache.get('dx:39999'), undefined, 'past the cap');
 });
