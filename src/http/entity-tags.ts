@@ -32,7 +32,8 @@ export function entityTag(body: Buffer | string): string {
   if (size < XXH3_FROM_BYTES) return `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
   xxh3.init();
   xxh3.update(body);
-  return `"${Buffer.from(xxh3.digest('binary')).toString('base64url')}"`;
+  const digest = xxh3.digest('binary');
+  return `"${Buffer.from(digest.buffer, digest.byteOffset, digest.length).toString('base64url')}"`;
 }
 
 /** The weak form of a strong tag: what a compressed representation of the same body carries. */

@@ -15,10 +15,12 @@ import { ByteRing } from './byte-ring.ts';
 
 /**
  * The share of the bound for the ring's index, which caps its entries. A
- * record is ~450 B: with an eighth, 24 MiB held 19 660 records in 8.8 MB of a
- * 21 MB buffer, and a Zipf stream of ids over 1 000 000 codes hit 66 % of the
- * time; with a quarter, 39 321 records and 72 %, while 22 KB pages hit 56 %
- * instead of 57 % (bench/HISTORY.md, "2026-12-07").
+ * record is ~450 B: with an eighth (and 160 B counted an entry), 24 MiB held
+ * 19 660 records in 8.8 MB of a 21 MB buffer, and a Zipf stream of ids over
+ * 1 000 000 codes hit 66 % of the time; with a quarter (at 200 B an entry,
+ * what an entry measured with the keys this cache makes), 31 457 records and
+ * 70 %, while 22 KB pages hit 56 % instead of 57 % (bench/HISTORY.md,
+ * "2026-12-07").
  */
 export const READ_CACHE_INDEX_SHARE = 1 / 4;
 

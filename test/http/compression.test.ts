@@ -188,7 +188,9 @@ test('compressed forms are kept per tag and coding, as copies of what was handed
   assert.deepEqual(cache.get('"tag1"', 'br'), Buffer.from('compressed'));
   assert.equal(cache.get('"tag1"', 'gzip'), undefined);
   assert.equal(cache.get('"tag2"', 'br'), undefined);
-  assert.equal(new CompressedCache(0).get('"tag1"', 'br'), undefined);
+  const none = new CompressedCache(0);
+  none.set('"tag1"', 'br', Buffer.from('compressed'));
+  assert.equal(none.get('"tag1"', 'br'), undefined, 'a bound of 0 keeps nothing');
 });
 
 test('a large page changed by an import gets a new tag and new compressed bytes', async () => {

@@ -16,6 +16,9 @@ test('a tag is the digest of the bytes, the same for a text and its UTF-8 bytes,
     'a'.repeat(XXH3_FROM_BYTES),
     // 400 characters, 1 200 bytes: fewer characters than the line, more bytes.
     '東'.repeat(400),
+    // Lone surrogates: both sides encode each as U+FFFD (3 bytes), as Buffer.from does.
+    '\uD800'.repeat(500),
+    `${'a'.repeat(1020)}\uDC00`,
     `{"data":[${'{"id":"accents:S1","display":"São Tomé, Müller and 東京"},'.repeat(400)}null]}`,
   ];
   for (const text of texts) {

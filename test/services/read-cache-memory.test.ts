@@ -71,3 +71,49 @@ test('an 8 MB read cache rewritten 40 000 times holds 8 MB, and the process grow
   const semi = Number(/--max-semi-space-size=(\d+)/.exec(flags.join(' '))?.[1] ?? 16);
   assert.ok(grew <= BOUND + 3 * semi * MB + 16 * MB, `grew ${(grew / MB).toFixed(0)} MB`);
 });
+
+// Records of ~100 bytes under keys made as the cached catalog makes them (a prefix joined to the id),
+// so that the index, not the buffer, is what reaches the bound: what an entry costs beyond its bytes
+// must be counted in full.
+const RECORDS = `
+  import { ReadCache } from ${JSON.stringify(pathToFileURL(join(ROOT, 'src/services/read-cache.ts')).href)};
+  const record = (i) => '{"object":"code","id":"dx:A' + i + '.3","display":"' + 'x'.repeat(40) + '"}';
+  const fill = (cache, count) => {
+    for (let i = 0; i < count; i++) {
+      const id = 'dx:A' + (100000 + i) + '.3';
+      for (let k = 0; k < 2; k++) {
+        // One key for the lookup and the insert, as cachedText() does.
+        const key = \`r\\u0000\${id}\`;
+        const version = cache.open();
+        if (cache.get(key) === undefined) cache.set(key, record(i), undefined, version);
+      }
+    }
+  };
+  fill(new ReadCache(256 * 1024, () => 1), 2_000);
+  gc();
+  gc();
+  const before = process.memoryUsage();
+  const cache = new ReadCache(${BOUND}, () => 1);
+  fill(cache, 40_000);
+  gc();
+  gc();
+  const after = process.memoryUsage();
+  process.stdout.write(JSON.stringify({ stats: cache.stats(), live: after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers }));
+`;
+
+test('an 8 MB read cache full of small records holds 8 MB, its index included', async () => {
+  const child = spawn(process.execPath, [...serverNodeFlags(ROOT), '--expose-gc', '--input-type=module', '-e', RECORDS], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, err);
+  const { stats, live } = JSON.parse(out) as { stats: { entries: number; evictions: number }; live: number };
+  assert.ok(stats.evictions > 10_000 && stats.entries > 10_000, `full: ${stats.entries} records, ${stats.evictions} evicted`);
+  // Counted at 120 B an entry, the same cache held 8.9 MB here (9.35 million bytes).
+  assert.ok(live <= BOUND, `alive ${(live / MB).toFixed(2)} MB for a bound of ${BOUND / MB} MB`);
+});
