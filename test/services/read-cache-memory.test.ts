@@ -52,16 +52,24 @@ const CHURN = `
   process.stdout.write(JSON.stringify({ stats: cache.stats(), live: after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers, grew: rssMax - before.rss }));
 `;
 
-test('an 8 MB read cache rewritten 40 000 times holds 8 MB, and the process grows by little more', async () => {
-  const flags = serverNodeFlags(ROOT);
-  const child = spawn(process.execPath, [...flags, '--expose-gc', '--input-type=module', '-e', CHURN], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs the script in a child with the server's Node.js flags and --expose-gc; what it wrote, as JSON. */
+async function inChild(script: string): Promise<unknown> {
+  const child = spawn(process.execPath, [...serverNodeFlags(ROOT), '--expose-gc', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.equal(code, 0, err);
-  const { stats, live, grew } = JSON.parse(out) as { stats: { bytes: number; evictions: number; hits: number }; live: number; grew: number };
+  return JSON.parse(out);
+}
+
+test('an 8 MB read cache rewritten 40 000 times holds 8 MB, and the process grows by little more', async () => {
+  const flags = serverNodeFlags(ROOT);
+  const { stats, live, grew } = (await inChild(CHURN)) as { stats: { bytes: number; evictions: number; hits: number }; live: number; grew: number };
   assert.ok(stats.evictions > 30_000, `rewritten: ${stats.evictions} evictions`);
   assert.ok(stats.hits >= 39_000, `each second request a hit: ${stats.hits}`);
   assert.ok(stats.bytes <= BOUND, `counts ${stats.bytes}`);
@@ -102,17 +110,7 @@ const RECORDS = `
 `;
 
 test('an 8 MB read cache full of small records holds 8 MB, its index included', async () => {
-  const child = spawn(process.execPath, [...serverNodeFlags(ROOT), '--expose-gc', '--input-type=module', '-e', RECORDS], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  assert.equal(code, 0, err);
-  const { stats, live } = JSON.parse(out) as { stats: { entries: number; evictions: number }; live: number };
+  const { stats, live } = (await inChild(RECORDS)) as { stats: { entries: number; evictions: number }; live: number };
   assert.ok(stats.evictions > 10_000 && stats.entries > 10_000, `full: ${stats.entries} records, ${stats.evictions} evicted`);
   // Counted at 120 B an entry, the same cache held 8.9 MB here (9.35 million bytes).
   assert.ok(live <= BOUND, `alive ${(live / MB).toFixed(2)} MB for a bound of ${BOUND / MB} MB`);
