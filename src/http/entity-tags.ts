@@ -11,9 +11,9 @@ import { createXXHash128 } from 'hash-wasm';
 /**
  * Bodies of at least this many bytes are digested with XXH3-128, smaller ones
  * with SHA-256. Measured per body (bench/HISTORY.md, "2026-12-07"): a 450-byte
- * record 0.7 µs either way, its text SHA-256 takes as it is while the
- * WebAssembly digest needs its bytes first; a 20 KB page 14–16 µs with SHA-256
- * against ~4 µs, a 98 KB change page ~65 µs against ~13.
+ * record costs ~0.7 µs either way, and SHA-256 takes a record's text as it is
+ * where the WebAssembly digest needs its bytes first; a 20 KB page 14–16 µs
+ * with SHA-256 against ~4 µs, a 98 KB change page ~65 µs against ~13.
  */
 export const XXH3_FROM_BYTES = 1024;
 

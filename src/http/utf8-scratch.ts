@@ -1,10 +1,9 @@
 /**
  * One buffer where the representation step writes a body's text as UTF-8, to
  * digest it and compress it, both synchronously, instead of a new Buffer each
- * time. Buffer.from of a 20 KB
- * page allocates outside V8's heap (in the C heap), freed only once V8 has
- * collected the Buffer: under compressed page traffic it was most of a
- * request's garbage (bench/README.md, "The tag").
+ * time. Buffer.from of a 20 KB page allocates outside V8's heap (in the C
+ * heap), freed only once V8 has collected the Buffer: under compressed page
+ * traffic it was most of a request's garbage (bench/README.md, "The tag").
  *
  * A view is valid until the next call, so it is never handed to a socket or
  * kept: what outlives the request is copied (the compressed form).

@@ -22,8 +22,10 @@ export const ENTRY_OVERHEAD = 200;
 
 /**
  * The share of the bound that goes to the index unless a ring says otherwise
- * (indexShare): it caps the number of entries, enough for entries of 1 KB and
- * more. A ring of smaller entries wants more (the read cache: read-cache.ts).
+ * (indexShare): it caps the number of entries, enough to fill the buffer with
+ * entries of ~1.4 KB and more (7/8 of the bound over maxBytes / 8 /
+ * ENTRY_OVERHEAD entries). A ring of smaller entries wants more (the read
+ * cache: read-cache.ts).
  */
 export const INDEX_SHARE = 1 / 8;
 
@@ -38,6 +40,7 @@ export interface ByteRingOptions {
   maxBytes: number;
   /** Once the ring has evicted, a key enters only on its second sight within a recent window (see doorkeeper.ts). */
   doorkeeper?: boolean;
+  /** The share of maxBytes for the index (INDEX_SHARE by default); the buffer gets the rest. */
   indexShare?: number;
 }
 

@@ -65,6 +65,9 @@ function normalised(answer: Answer): Answer {
   };
 }
 
+/** The lane's counter on one side's listener. */
+const laneCount = (side: Side): Promise<number> => expressLaneCount(`http://127.0.0.1:${side.port}`);
+
 describe('the express lane answers as the full path does', () => {
   let ctx: TestContext;
   let full: FastifyInstance;
@@ -138,7 +141,7 @@ describe('the express lane answers as the full path does', () => {
   const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
   test('the requests it takes: a record, and the 401s of keys it can refuse without a query', async () => {
-    const before = await expressLaneCount(`http://127.0.0.1:${lane.port}`);
+    const before = await laneCount(lane);
     const answers = [
       await both('GET', '/v1/codes/demo:A', (k) => bearer(k.all)),
       await both('GET', '/v1/codes/demo:B.1', (k) => ({ 'X-API-Key': k.all })),
@@ -155,19 +158,19 @@ describe('the express lane answers as the full path does', () => {
       [...Array(4).fill('HTTP/1.1 200 OK'), ...Array(5).fill('HTTP/1.1 401 Unauthorized')],
     );
     assert.equal(JSON.parse(answers[0]!.body).id, 'demo:A');
-    assert.equal(await expressLaneCount(`http://127.0.0.1:${lane.port}`), before + answers.length, 'the lane answered each of them');
+    assert.equal(await laneCount(lane), before + answers.length, 'the lane answered each of them');
   });
 
   test('the limits: RateLimit fields on each answer, then the 429, alike', async () => {
-    const before = await expressLaneCount(`http://127.0.0.1:${lane.port}`);
+    const before = await laneCount(lane);
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await both('GET', '/v1/codes/demo:A', (k) => bearer(k.slow))).status);
     assert.deepEqual(statuses, ['HTTP/1.1 200 OK', 'HTTP/1.1 200 OK', 'HTTP/1.1 429 Too Many Requests']);
-    assert.equal(await expressLaneCount(`http://127.0.0.1:${lane.port}`), before + 3);
+    assert.equal(await laneCount(lane), before + 3);
   });
 
   test('everything else takes the full path, with the same answer', async () => {
-    const before = await expressLaneCount(`http://127.0.0.1:${lane.port}`);
+    const before = await laneCount(lane);
     const answers = [
       await both('GET', '/v1/codes/demo:NOPE', (k) => bearer(k.all)),
       await both('GET', '/v1/codes/demo%3AA', (k) => bearer(k.all)),
@@ -194,7 +197,7 @@ describe('the express lane answers as the full path does', () => {
       answers[9]!.fields.some(([name, value]) => name === 'content-encoding' && value === 'gzip'),
       'a record past the size compresses (the full path)',
     );
-    assert.equal(await expressLaneCount(`http://127.0.0.1:${lane.port}`), before, 'none of them was the lane’s');
+    assert.equal(await laneCount(lane), before, 'none of them was the lane’s');
   });
 
   test('usage and the request log count the lane’s answers as the full path’s', async () => {
@@ -225,8 +228,8 @@ describe('the express lane answers as the full path does', () => {
   });
 
   test('a lane that is switched off answers nothing', async () => {
-    const before = await expressLaneCount(`http://127.0.0.1:${plain.port}`);
+    const before = await laneCount(plain);
     await exchange(plain.port, 'GET', '/v1/codes/demo:A', bearer(plain.keys.all));
-    assert.equal(await expressLaneCount(`http://127.0.0.1:${plain.port}`), before);
+    assert.equal(await laneCount(plain), before);
   });
 });
