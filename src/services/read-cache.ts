@@ -7,9 +7,10 @@
  * version is not kept.
  *
  * The texts are kept as UTF-8 in a ByteRing (one buffer outside the V8 heap,
- * first in first out) and, once it is full, a text enters only on its second
- * request within a recent window (the doorkeeper): see byte-ring.ts for the
- * memory this saves.
+ * first in first out, with a second chance for what was read since it was
+ * kept) and, once it is full, a text enters only on its second request within
+ * a recent window (the doorkeeper): see byte-ring.ts for the memory this
+ * saves.
  */
 import { ByteRing } from './byte-ring.ts';
 
@@ -17,10 +18,9 @@ import { ByteRing } from './byte-ring.ts';
  * The share of the bound for the ring's index, which caps its entries. A
  * record is ~450 B: with an eighth (and 160 B counted an entry), 24 MiB held
  * 19 660 records in 8.8 MB of a 21 MB buffer, and a Zipf stream of ids over
- * 1 000 000 codes hit 66 % of the time; with a quarter (at 200 B an entry,
- * what an entry measured with the keys this cache makes), 31 457 records and
- * 70 %, while 22 KB pages hit 56 % instead of 57 % (bench/HISTORY.md,
- * "2026-12-07").
+ * 1 000 000 codes hit 66 % of the time; with a quarter, 27 118 records at
+ * ENTRY_OVERHEAD (232 B) an entry, and 72 % (`node bench/cache-sim.ts`;
+ * bench/HISTORY.md, "2026-12-07").
  */
 export const READ_CACHE_INDEX_SHARE = 1 / 4;
 

@@ -111,7 +111,7 @@ const RECORDS = `
 
 test('an 8 MB read cache full of small records holds 8 MB, its index included', async () => {
   const { stats, live } = (await inChild(RECORDS)) as { stats: { entries: number; evictions: number }; live: number };
-  assert.ok(stats.evictions > 10_000 && stats.entries > 10_000, `full: ${stats.entries} records, ${stats.evictions} evicted`);
+  assert.ok(stats.evictions > 10_000 && stats.entries > 9_000, `full: ${stats.entries} records, ${stats.evictions} evicted`);
   // Counted at 120 B an entry, the same cache held 8.9 MB here (9.35 million bytes).
   assert.ok(live <= BOUND, `alive ${(live / MB).toFixed(2)} MB for a bound of ${BOUND / MB} MB`);
 });
