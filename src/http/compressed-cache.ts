@@ -3,7 +3,8 @@
  * per coding while it stays here: keyed by the body's entity tag and the
  * coding, so an entry can never be served for another body. Within one memory
  * bound (COMPRESSED_CACHE_MB), its bytes in a ByteRing (one buffer outside the
- * V8 heap, first in first out, a doorkeeper once full): see
+ * V8 heap, first in first out with a second chance for a form read since it
+ * was kept, a doorkeeper once full): see
  * src/services/byte-ring.ts.
  */
 import { ByteRing } from '../services/byte-ring.ts';

@@ -8,10 +8,11 @@
  *
  * Why the second chance: under the skewed traffic of a real API, first in,
  * first out evicts a hot record as soon as a cold one that came after it.
- * Simulated with the bench's Zipf picks (exponent 1.0) at the default 24 MiB,
- * records over 1 000 000 codes hit 73.5 % of the time instead of 70.1 %, and
- * 22 KB pages over 5 000 positions 75.7 % instead of 69.3 % (bench/HISTORY.md,
- * "2026-12-07").
+ * `node bench/cache-sim.ts` (the read cache at its default 24 MiB under the
+ * bench's Zipf picks): records over 1 000 000 codes hit 72.3 % of the time
+ * instead of 70.0 % (73.5 % at the 200 B an entry counted before), and 22 KB
+ * pages over 5 000 positions 75.6 % instead of 69.1 % (bench/HISTORY.md,
+ * "2026-12-07, later").
  *
  * Why not a Map of strings or Buffers: under traffic spread over more records
  * than the cache holds, almost every request inserts an entry and evicts one.
@@ -30,9 +31,9 @@ import { Doorkeeper } from './doorkeeper.ts';
  * What an entry costs in the heap beyond its bytes: the Map slot, the key, the
  * record and its place in the order. Measured after a full collection, before
  * the order was kept apart from the Map: ≈ 130 B with a flat key, ≈ 195 B with
- * a key concatenated as the read cache makes them. The key in the record, the
- * read flag and the place in the order add ~34 B (149 → 183 B an entry in
- * test/services/read-cache-memory.test.ts's cache of small records).
+ * a key concatenated as the read cache makes them. With the key in the record,
+ * the read flag and the place in the order, 201–223 B under the read cache's
+ * keys, depending on where the order is in its cycle of compactions.
  */
 export const ENTRY_OVERHEAD = 232;
 
@@ -51,8 +52,10 @@ export const INDEX_SHARE = 1 / 8;
  */
 const MAX_SECOND_CHANCES = 8;
 
-/** Entries left in the order after they went, beyond those held, before the order is compacted. */
-const MAX_GONE = 1024;
+/** The order is compacted once the front has passed this many entries and a quarter of it. */
+const MIN_PASSED = 1024;
+/** …or once more deleted entries than this and an eighth of those held wait in it. */
+const MIN_GONE = 64;
 
 interface Slot<M> {
   readonly key: string;
@@ -125,6 +128,11 @@ export class ByteRing<M = undefined> {
     return this.#capacity;
   }
 
+  /** Entries the order holds, those deleted or passed and not yet dropped included: for tests. */
+  get orderLength(): number {
+    return this.#order.length;
+  }
+
   has(key: string): boolean {
     return this.#slots.has(key);
   }
@@ -186,9 +194,9 @@ export class ByteRing<M = undefined> {
     if (slot === undefined) return;
     this.#slots.delete(key);
     this.#used -= slot.length;
-    // Left in the order for the front to pass; compacted once too many wait there (a key set again and again
-    // while nothing wraps would otherwise grow it without end).
-    if (++this.#gone > this.#slots.size + MAX_GONE) this.#compact();
+    // Left in the order for the front to pass, its slot and key alive until then; compacted once more than an
+    // eighth of the entries held wait there, so that they cost at most an eighth more than is counted.
+    if (++this.#gone > this.#slots.size / 8 + MIN_GONE) this.#compact();
   }
 
   clear(): void {
@@ -264,12 +272,11 @@ export class ByteRing<M = undefined> {
 
   /** The oldest entry held, after passing those that went. */
   #oldest(): Slot<M> | undefined {
-    const order = this.#order;
-    while (this.#front < order.length) {
-      const slot = order[this.#front]!;
+    while (this.#front < this.#order.length) {
+      const slot = this.#order[this.#front]!;
       if (this.#holds(slot)) return slot;
-      this.#pass();
       this.#gone--;
+      this.#pass();
     }
     return undefined;
   }
@@ -285,7 +292,6 @@ export class ByteRing<M = undefined> {
     this.#pass();
     this.#evictions++;
     this.#full = true;
-    if (this.#front > MAX_GONE && this.#front * 4 > this.#order.length) this.#compact();
   }
 
   /** Whether the slot is still the one kept under its key: not deleted, evicted or replaced since. */
@@ -296,6 +302,7 @@ export class ByteRing<M = undefined> {
   /** Moves the front past the oldest entry, which the order then no longer keeps alive. */
   #pass(): void {
     this.#order[this.#front++] = null;
+    if (this.#front > MIN_PASSED && this.#front * 4 > this.#order.length) this.#compact();
   }
 
   /** Drops from the order what the front has passed and what is no longer held. */

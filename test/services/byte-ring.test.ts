@@ -24,7 +24,7 @@ test('whatever it holds reads back exactly as written, within the bound, however
       fc.property(
         fc.array(
           fc.tuple(
-            fc.constantFrom('set', 'set', 'read', 'read', 'delete'),
+            fc.constantFrom('set', 'set', 'set', 'set', 'read', 'read', 'read', 'read', 'delete', 'delete', 'clear'),
             fc.integer({ min: 0, max: keys }),
             fc.integer({ min: 0, max: maxSize }),
             fc.integer({ min: 0, max: 255 }),
@@ -33,6 +33,7 @@ test('whatever it holds reads back exactly as written, within the bound, however
         ),
         (ops) => {
           const ring = new ByteRing({ maxBytes, indexShare });
+          const maxEntries = Math.floor((maxBytes * indexShare) / ENTRY_OVERHEAD);
           const written = new Map<string, string | Buffer>();
           const readBack = (key: string) => {
             const expected = written.get(key)!;
@@ -46,16 +47,25 @@ test('whatever it holds reads back exactly as written, within the bound, however
               ring.delete(key);
               written.delete(key);
               assert.equal(ring.has(key), false);
+            } else if (op === 'clear') {
+              ring.clear();
+              written.clear();
+              assert.equal(ring.size, 0);
             } else if (op === 'read') {
               if (written.has(key)) readBack(key);
             } else {
-              // Bytes, or text of one, two or three bytes a character (written another way).
-              const value = fill % 2 === 0 ? Buffer.alloc(size, fill) : ['a', 'é', '漢'][fill % 3]!.repeat(size / 3);
-              assert.equal(ring.set(key, value, undefined), true);
-              written.set(key, value);
-              assert.ok(ring.has(key), 'the last one written is there');
+              // Bytes, or text of one, two or three bytes a character (written another way): a text may be short
+              // enough in characters for the ring and too long in bytes.
+              const value = fill % 2 === 0 ? Buffer.alloc(size, fill) : ['a', 'é', '漢'][fill % 3]!.repeat(size);
+              const fits = Buffer.byteLength(value) <= ring.capacity / 8;
+              assert.equal(ring.set(key, value, undefined), fits);
+              if (fits) written.set(key, value);
+              else written.delete(key);
+              assert.equal(ring.has(key), fits, 'the last one written is there, if it fits');
             }
             assert.ok(ring.bytes <= maxBytes, `${ring.bytes} > ${maxBytes}`);
+            assert.ok(ring.size <= maxEntries, `${ring.size} entries > ${maxEntries}`);
+            assert.ok(ring.orderLength <= 2 * maxEntries + 2048, `the order holds ${ring.orderLength}`);
           }
           for (const key of written.keys()) readBack(key);
         },
@@ -63,6 +73,20 @@ test('whatever it holds reads back exactly as written, within the bound, however
       { numRuns: 100 },
     );
   }
+});
+
+test('the order stays bounded however entries are set again or deleted, evicted or not', () => {
+  const ring = new ByteRing({ maxBytes: 1024 * 1024 });
+  for (let i = 0; i < 100_000; i++) ring.set('one', i % 2 === 0 ? `text ${i}` : '', undefined);
+  assert.ok(ring.orderLength <= 2048, `one key set again and again: ${ring.orderLength}`);
+  for (let i = 0; i < 100_000; i++) {
+    ring.set('gone', 'x', undefined);
+    ring.delete('gone');
+  }
+  assert.ok(ring.orderLength <= 2048, `set then deleted: ${ring.orderLength}`);
+  for (let i = 0; i < 100_000; i++) ring.set(`k${i % 50}`, `text ${i}`, undefined);
+  assert.ok(ring.orderLength <= 2048, `50 keys set in turn: ${ring.orderLength}`);
+  assert.equal(ring.text('k49')?.text, 'text 99999');
 });
 
 test('first in, first out: the oldest entries make room', () => {
@@ -105,6 +129,20 @@ test('text written straight into the ring gives the same second chance', () => {
   assert.equal(ring.text('k1')?.text, text(1), 'read: kept');
   assert.equal(ring.has('k2'), false, 'the oldest not read went in its place');
   assert.equal(ring.text('k33')?.text, text(33));
+});
+
+test('text of several bytes a character is not written over an entry read since it was kept', () => {
+  const ring = new ByteRing({ maxBytes: 64 * 1024 });
+  const chars = Math.floor(ring.capacity / 32 / 3);
+  const text = (i: number) => String.fromCharCode(0x6f22 + i).repeat(chars); // three bytes a character
+  for (let i = 0; i < 32; i++) ring.set(`k${i}`, text(i), undefined);
+  assert.equal(ring.text('k2')?.text, text(2));
+  ring.set('k32', text(32), undefined); // wraps: k0 goes
+  // One character longer than k1 in characters, three bytes longer in bytes: it lands on k2 as well.
+  ring.set('k33', text(33) + '漢', undefined);
+  assert.equal(ring.has('k1'), false);
+  assert.equal(ring.text('k2')?.text, text(2), 'read: kept');
+  assert.equal(ring.text('k33')?.text, text(33) + '漢');
 });
 
 test('an entry given its second chance after a gap moves down with its bytes', () => {
