@@ -84,9 +84,10 @@ export class ByteRing<M = undefined> {
   /**
    * The entries in address order from the oldest on (#order[#front] and
    * after): eviction takes from the front. Entries deleted stay here until
-   * the front passes them (or the order is compacted). Not the Map's own order: a Map
-   * used as a queue leaves a hole at its front for every entry taken, and
-   * finding the first entry walks over them (~8 µs a time at 31 000 entries).
+   * the front passes them or the order is compacted. Not the Map's own
+   * order: a Map used as a queue leaves a hole at its front for every entry
+   * taken, and finding the first entry walks over them (~8 µs a time at
+   * 31 000 entries).
    */
   #order: (Slot<M> | null)[] = [];
   #front = 0;
