@@ -127,6 +127,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     // the access epoch seen through Redis when scaled out (an import moves it), none on PostgreSQL alone.
     const readVersion = store.kind === 'postgres' ? () => (shared ? shared.accessVersion() : Number.NaN) : () => store.externalWriteVersion();
     const catalog = new CachedCatalog(store, { maxBytes: config.readCacheBytes, version: readVersion });
+    metrics.watchReadCache(() => catalog.stats());
     const admin: AdminDeps = { store, now, onChange: () => keys.invalidate(), afterChange };
     const requestLog = new RequestLogRecorder(store.keyLife, { now, onFlushError });
     return {

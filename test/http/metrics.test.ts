@@ -1,7 +1,8 @@
 /**
  * /metrics as Prometheus reads it: every request counted by route, status and
  * outcome, its latency in a histogram whose buckets add up, every limit
- * decision counted, and the registry's other metrics beside them.
+ * decision counted, the read cache's hits, misses and size, and the
+ * registry's other metrics beside them.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -56,6 +57,34 @@ test('/metrics counts each request by route, status and outcome, with its latenc
     // The 404 counted toward the limits too; the 401 was refused before them.
     assert.equal(m.get('codebook_limiter_decisions_total{backend="memory",decision="allowed"}'), 4);
     assert.equal(m.get('codebook_redis_fallback_active'), 0, "the registry's own metrics follow");
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('/metrics reports the read cache: a record asked for again is a hit, and what the cache holds within its bound', async () => {
+  const ctx = await createTestContext();
+  try {
+    await ctx.importRows(
+      [
+        { code: 'A', display: 'Alpha' },
+        { code: 'B', display: 'Beta' },
+      ],
+      { system: 'm', release: 'r1', effectiveDate: '2024-01-01' },
+    );
+    const before = parse((await ctx.app.inject('/metrics')).body);
+    for (let i = 0; i < 3; i++) assert.equal((await ctx.get('/v1/codes/m:A')).statusCode, 200);
+    assert.equal((await ctx.get('/v1/codes/m:B')).statusCode, 200);
+    assert.equal((await ctx.get('/v1/codes/m:Z')).statusCode, 404);
+    const m = parse((await ctx.app.inject('/metrics')).body);
+    const grew = (name: string) => m.get(name)! - (before.get(name) ?? 0);
+    assert.equal(grew('codebook_read_cache_hits_total'), 2, 'm:A the second and third time');
+    assert.equal(grew('codebook_read_cache_misses_total'), 3, 'm:A the first time, m:B, and m:Z (not found, not kept)');
+    assert.equal(m.get('codebook_read_cache_entries'), 2);
+    assert.equal(m.get('codebook_read_cache_evictions_total'), 0);
+    assert.equal(m.get('codebook_read_cache_max_bytes'), ctx.deps.config.readCacheBytes);
+    const bytes = m.get('codebook_read_cache_bytes')!;
+    assert.ok(bytes > 0 && bytes <= ctx.deps.config.readCacheBytes, `${bytes} bytes`);
   } finally {
     await ctx.close();
   }
