@@ -19,8 +19,9 @@ import { ByteRing } from './byte-ring.ts';
  * record is ~450 B: with an eighth (and 160 B counted an entry), 24 MiB held
  * 19 660 records in 8.8 MB of a 21 MB buffer, and a Zipf stream of ids over
  * 1 000 000 codes hit 66 % of the time; with a quarter, 27 118 records at
- * ENTRY_OVERHEAD (232 B) an entry, and 72 % (`node bench/cache-sim.ts`;
- * bench/HISTORY.md, "2026-12-07").
+ * ENTRY_OVERHEAD (232 B) an entry, and 72 % with the ring's second chance
+ * (`node bench/cache-sim.ts`; bench/HISTORY.md, "2026-12-07" and
+ * "2026-12-07, later").
  */
 export const READ_CACHE_INDEX_SHARE = 1 / 4;
 
