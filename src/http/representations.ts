@@ -56,6 +56,8 @@ export interface RepresentationOptions {
 /** Registers the documentation (every GET with a 200 documents ETag and 304) and the onSend step in a /v1 scope. */
 export function registerRepresentations(app: FastifyInstance, { cache }: RepresentationOptions): void {
   app.addHook('onRoute', conditionalDocs);
+  // Set by the page routes, which know their body's tag (kept-answers.ts).
+  app.decorateReply('knownTag', null);
 
   // Callback style: it never waits for anything, so it need not cost a promise and a microtask.
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
@@ -76,7 +78,7 @@ function represent(cache: CompressedCache, request: FastifyRequest, reply: Fasti
   if (payload.length < COMPRESSION_THRESHOLD) tag = entityTag(payload);
   else {
     bytes = text ? utf8View(payload) : payload;
-    tag = entityTag(bytes);
+    tag = reply.knownTag ?? entityTag(bytes);
   }
   const compressible = bytes !== undefined;
   // HEAD sends no body, so nothing to compress: its headers describe the identity body.

@@ -155,6 +155,17 @@ export class ByteRing<M = undefined> {
   }
 
   /**
+   * The entry's bytes in place, not copied: valid only until the next set() or
+   * clear(), so they must be copied (or digested) before anything else is kept.
+   */
+  view(key: string): { bytes: Buffer; meta: M } | undefined {
+    const slot = this.#slots.get(key);
+    if (slot === undefined) return undefined;
+    slot.read = true;
+    return { bytes: this.#buffer!.subarray(slot.start, slot.start + slot.length), meta: slot.meta };
+  }
+
+  /**
    * Keeps text (as UTF-8) or bytes under key; false when they were not kept:
    * larger than an eighth of the buffer, or (the ring full) turned away by the doorkeeper.
    */

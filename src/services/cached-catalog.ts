@@ -1,10 +1,12 @@
 /**
  * The catalog store with an exact cache of its hot reads in front: records by
- * id (GET /v1/codes/{id}) and pages of /v1/codes and /v1/changes, as the same
- * JSON texts the store returns (kept as UTF-8 bytes, see read-cache.ts); the
- * navigation reads (as of a date, and the hierarchy) share the cache through
- * cached-navigation.ts, and the systems and releases services keep their
- * answers in it through `derived` (systems.ts).
+ * id (GET /v1/codes/{id}), and the whole answers of /v1/codes and /v1/changes
+ * that the HTTP layer keeps in it (`answers`: a page's body as sent, with its
+ * tag, so that asking for it again costs no query, no cursor and no digest);
+ * the navigation reads (as of a date, and the hierarchy) share the cache
+ * through cached-navigation.ts, and the systems and releases services keep
+ * their answers in it through `derived` (systems.ts). All as UTF-8 bytes (see
+ * read-cache.ts).
  * Only the body read is cached: the access checks, limits, counting and the
  * request log run for every request before the handler gets here. Everything
  * else is the store's.
@@ -12,14 +14,14 @@
 import type { JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
-import type { CatalogStore, DerivedReads } from './catalog.ts';
-import { CachedNavigation, cachedPage, cachedText, cachedTextNow, NONE, SEP, type PageMeta } from './cached-navigation.ts';
+import type { CatalogStore, DerivedReads, KeptAnswers } from './catalog.ts';
+import { CachedNavigation, cachedPage, cachedText, cachedTextNow, SEP, type KeptMeta } from './cached-navigation.ts';
 import { CachedSystems } from './cached-systems.ts';
 import { ReadCache, type ReadCacheStats } from './read-cache.ts';
 
 export class CachedCatalog implements CatalogStore {
   private readonly store: CatalogStore;
-  private readonly cache: ReadCache<PageMeta | undefined>;
+  private readonly cache: ReadCache<KeptMeta>;
   readonly systems: CatalogStore['systems'];
   readonly navigation: CatalogStore['navigation'];
   readonly derived: DerivedReads;
@@ -27,7 +29,7 @@ export class CachedCatalog implements CatalogStore {
   /** version: see ReadCache; maxBytes 0 turns the cache off. */
   constructor(store: CatalogStore, options: { maxBytes: number; version: () => number }) {
     this.store = store;
-    this.cache = new ReadCache<PageMeta | undefined>(options.maxBytes, options.maxBytes > 0 ? options.version : () => Number.NaN);
+    this.cache = new ReadCache<KeptMeta>(options.maxBytes, options.maxBytes > 0 ? options.version : () => Number.NaN);
     this.systems = new CachedSystems(store.systems, this.cache);
     this.navigation = new CachedNavigation(store.navigation, this.cache);
     this.derived = {
@@ -46,15 +48,16 @@ export class CachedCatalog implements CatalogStore {
     return cachedTextNow(this.cache, `r${SEP}${id}`, () => store.codeJsonNow!(id));
   }
 
-  async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
-    const key = `c${SEP}${q.after ?? NONE}${SEP}${q.limit}${SEP}${q.system ?? NONE}${SEP}${q.status ?? NONE}`;
-    return this.page(key, () => this.store.pageCodes(q));
+  /**
+   * Not cached here: the only callers are the HTTP routes, which keep the whole answer (answers); a page kept here as
+   * well would hold the same records twice.
+   */
+  pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
+    return this.store.pageCodes(q);
   }
 
-  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
-    const after = q.after === null ? NONE : `${q.after.effectiveDate}${SEP}${q.after.id}`;
-    const filters = [q.system, q.codeId, q.type, q.effectiveFrom, q.effectiveTo, q.release ?? null].map((v) => v ?? NONE).join(SEP);
-    return this.page(`h${SEP}${after}${SEP}${q.limit}${SEP}${filters}`, () => this.store.pageChanges(q));
+  pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
+    return this.store.pageChanges(q);
   }
 
   codeExists(id: string): Promise<boolean> {
@@ -65,11 +68,17 @@ export class CachedCatalog implements CatalogStore {
     return this.store.searchCodes(...args);
   }
 
+  readonly answers: KeptAnswers = {
+    open: () => this.cache.open(),
+    view: (key) => {
+      const found = this.cache.view(`w${SEP}${key}`);
+      // Only answer keys (w) hold a tag.
+      return found === undefined ? undefined : { bytes: found.bytes, tag: found.meta as string };
+    },
+    keep: (key, body, tag, version) => this.cache.set(`w${SEP}${key}`, body, tag, version),
+  };
+
   stats(): ReadCacheStats {
     return this.cache.stats();
-  }
-
-  private page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
-    return cachedPage(this.cache, key, read);
   }
 }

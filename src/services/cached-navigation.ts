@@ -17,6 +17,8 @@ import type { ReadCache } from './read-cache.ts';
 type Navigation = CatalogStore['navigation'];
 /** What a page keeps beside its text; a record keeps nothing (undefined). */
 export type PageMeta = Omit<RawPage<unknown>, 'json'>;
+/** What an entry keeps beside its bytes: a page's meta, a kept answer's entity tag (KeptAnswers), nothing for a text. */
+export type KeptMeta = PageMeta | string | undefined;
 
 /**
  * Separates the parts of a cache key; never inside a validated parameter. Every
@@ -32,9 +34,9 @@ const opt = (value: string | null): string => value ?? NONE;
 
 export class CachedNavigation implements Navigation {
   private readonly store: Navigation;
-  private readonly cache: ReadCache<PageMeta | undefined>;
+  private readonly cache: ReadCache<KeptMeta>;
 
-  constructor(store: Navigation, cache: ReadCache<PageMeta | undefined>) {
+  constructor(store: Navigation, cache: ReadCache<KeptMeta>) {
     this.store = store;
     this.cache = cache;
   }
@@ -80,10 +82,10 @@ export class CachedNavigation implements Navigation {
 }
 
 /** A page through the cache: served from it when it holds the key, else read and kept under the version the read began in. */
-export async function cachedPage<P extends RawPage<unknown>>(cache: ReadCache<PageMeta | undefined>, key: string, read: () => Promise<P>): Promise<P> {
+export async function cachedPage<P extends RawPage<unknown>>(cache: ReadCache<KeptMeta>, key: string, read: () => Promise<P>): Promise<P> {
   const version = cache.open();
   const cached = cache.getBytes(key);
-  // Only page keys hold a meta, and each kind of page key only its own kind of page.
+  // Each kind of page key holds only its own kind of page's meta (answer keys, w, hold a tag).
   if (cached !== undefined) return { ...(cached.meta as Omit<P, 'json'>), json: jsonItems(cached.bytes) } as P;
   const page = await read();
   const { json, ...meta } = page;
@@ -92,7 +94,7 @@ export async function cachedPage<P extends RawPage<unknown>>(cache: ReadCache<Pa
 }
 
 /** A record's text through the cache, like cachedPage; null (not found) is not kept. */
-export async function cachedText<T>(cache: ReadCache<PageMeta | undefined>, key: string, read: () => Promise<JsonText<T> | null>): Promise<JsonText<T> | null> {
+export async function cachedText<T>(cache: ReadCache<KeptMeta>, key: string, read: () => Promise<JsonText<T> | null>): Promise<JsonText<T> | null> {
   const version = cache.open();
   const cached = cache.get(key);
   if (cached !== undefined) return jsonText<T>(cached.text);
@@ -102,11 +104,7 @@ export async function cachedText<T>(cache: ReadCache<PageMeta | undefined>, key:
 }
 
 /** cachedText() without a promise, for a read that answers at once (undefined: it cannot, and neither can this). */
-export function cachedTextNow<T>(
-  cache: ReadCache<PageMeta | undefined>,
-  key: string,
-  read: () => JsonText<T> | null | undefined,
-): JsonText<T> | null | undefined {
+export function cachedTextNow<T>(cache: ReadCache<KeptMeta>, key: string, read: () => JsonText<T> | null | undefined): JsonText<T> | null | undefined {
   const version = cache.open();
   const cached = cache.get(key);
   if (cached !== undefined) return jsonText<T>(cached.text);

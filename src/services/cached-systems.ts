@@ -7,13 +7,13 @@
  */
 import type { SystemsStore } from '../store/systems-store.ts';
 import type { ReadCache } from './read-cache.ts';
-import type { PageMeta } from './cached-navigation.ts';
+import type { KeptMeta } from './cached-navigation.ts';
 
 export class CachedSystems implements SystemsStore {
   private readonly store: SystemsStore;
-  private readonly cache: ReadCache<PageMeta | undefined>;
+  private readonly cache: ReadCache<KeptMeta>;
 
-  constructor(store: SystemsStore, cache: ReadCache<PageMeta | undefined>) {
+  constructor(store: SystemsStore, cache: ReadCache<KeptMeta>) {
     this.store = store;
     this.cache = cache;
   }

@@ -20,9 +20,26 @@ export interface DerivedReads {
   text<T>(key: string, read: () => Promise<JsonText<T> | null>): Promise<JsonText<T> | null>;
 }
 
+/**
+ * Whole answers kept for the HTTP layer under the same exactness as the
+ * store's reads (the cached catalog's read cache): a body as it was sent and
+ * its entity tag, under a key of the caller's (the request's URL). The service
+ * layer neither reads nor makes them; it only vouches that a kept answer was
+ * made from reads of the version still current.
+ */
+export interface KeptAnswers {
+  /** The version to keep an answer under, taken before the reads it is made of; drops every answer when the version moved. */
+  open(): number;
+  /** The body kept under key, in place (copy it before anything else is kept), and its tag; after open(). */
+  view(key: string): { bytes: Buffer; tag: string } | undefined;
+  /** Keeps a copy of body, when version is still current (and it fits, and is let in). */
+  keep(key: string, body: Buffer, tag: string, version: number): void;
+}
+
 /** What the catalog reads of the store, and where its services keep what they derive (absent: nowhere). */
 export type CatalogStore = Pick<Store, 'pageCodes' | 'codeJson' | 'codeExists' | 'pageChanges' | 'searchCodes' | 'systems' | 'navigation'> & {
   readonly derived?: DerivedReads;
+  readonly answers?: KeptAnswers;
   /**
    * A record when it can be had without waiting (the read cache holds it, or
    * the store reads in this process), null when there is no such code;

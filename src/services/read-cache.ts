@@ -79,6 +79,14 @@ export class ReadCache<M = undefined> {
     return found;
   }
 
+  /** The bytes kept under key in place (see ByteRing.view: copy them before anything else is kept) and what was kept beside them. */
+  view(key: string): { bytes: Buffer; meta: M } | undefined {
+    const found = this.ring.view(key);
+    if (found === undefined) this.misses++;
+    else this.hits++;
+    return found;
+  }
+
   /** Keeps text or bytes when they were read under the version still current (and fit, and are let in: see ByteRing.set). */
   set(key: string, value: string | Buffer, meta: M, version: number): void {
     if (version !== this.version) return;

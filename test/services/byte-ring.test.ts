@@ -117,6 +117,23 @@ test('an entry read since it was kept gets a second chance: it outlives the entr
   assert.equal(ring.size, 8);
 });
 
+test('a view is the entry’s bytes in place, read like a copy: the same second chance', () => {
+  const ring = new ByteRing<string | undefined>({ maxBytes: 64 * 1024 });
+  const size = Math.floor(ring.capacity / 8);
+  for (let i = 0; i < 8; i++) ring.set(`k${i}`, Buffer.alloc(size, i), `meta ${i}`);
+  const view = ring.view('k0')!;
+  assert.deepEqual(view.bytes, Buffer.alloc(size, 0));
+  assert.equal(view.meta, 'meta 0');
+  assert.equal(view.bytes.buffer, ring.view('k1')!.bytes.buffer, 'not copied: both in the ring’s one buffer');
+  assert.notEqual(ring.copy('k2')!.bytes.buffer, view.bytes.buffer, 'a copy has a buffer of its own');
+  assert.equal(ring.view('nope'), undefined);
+  ring.set('k8', Buffer.alloc(size, 8), undefined);
+  assert.equal(ring.has('k0'), true, 'viewed: kept');
+  assert.equal(ring.has('k1'), true, 'viewed: kept');
+  assert.equal(ring.has('k2'), true, 'copied: kept');
+  assert.equal(ring.has('k3'), false, 'the oldest not read went in its place');
+});
+
 test('text written straight into the ring gives the same second chance', () => {
   const ring = new ByteRing({ maxBytes: 64 * 1024 });
   const size = Math.floor(ring.capacity / 32);

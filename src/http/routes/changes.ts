@@ -7,8 +7,9 @@ import { listChanges, listCodeChanges } from '../../services/catalog.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
 import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
+import { sendAndKeep, sendKeptAnswer } from '../kept-answers.ts';
 import { ChangeRecord, ChangesQuery, CodeChangesQuery, CodeIdParams, PageOf, errorResponses, okResponse } from '../schemas.ts';
-import { bodyFor, sendJsonText, type RouteDeps } from './v1-types.ts';
+import { bodyFor, type RouteDeps } from './v1-types.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -57,6 +58,8 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors, b
     async (request, reply) => {
       const q = request.query;
       rejectReversedRange(q.effective_from, q.effective_to);
+      const kept = sendKeptAnswer(store.answers, bodies, request, reply);
+      if (kept === null) return reply;
       const binding = filterBinding({
         system: q.system,
         code_id: q.code_id,
@@ -75,7 +78,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors, b
         effectiveTo: q.effective_to ?? null,
         release: q.release ?? null,
       });
-      sendJsonText(reply, pageEnvelope(page, cursors, changesCollection, binding, bodyFor(bodies, reply)));
+      sendAndKeep(store.answers, kept, request, reply, pageEnvelope(page, cursors, changesCollection, binding, bodyFor(bodies, reply)));
       return reply;
     },
   );
@@ -99,6 +102,8 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors, b
       const q = request.query;
       rejectReversedRange(q.effective_from, q.effective_to);
       const codeId = request.params.code_id;
+      const kept = sendKeptAnswer(store.answers, bodies, request, reply);
+      if (kept === null) return reply;
       const binding = filterBinding({
         code_id: codeId,
         type: q.type,
@@ -114,7 +119,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors, b
         effectiveFrom: q.effective_from ?? null,
         effectiveTo: q.effective_to ?? null,
       });
-      sendJsonText(reply, pageEnvelope(page, cursors, codeChangesCollection, binding, bodyFor(bodies, reply)));
+      sendAndKeep(store.answers, kept, request, reply, pageEnvelope(page, cursors, codeChangesCollection, binding, bodyFor(bodies, reply)));
       return reply;
     },
   );
