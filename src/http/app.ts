@@ -115,7 +115,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   await app.register(sitePlugin);
 
   const compressed = new CompressedCache(deps.config.compressedCacheBytes);
-  await app.register(v1Plugin, { prefix: '/v1', store: deps.catalog, cursors: deps.cursors, bodies: new BodyBuffers(), gate, compressed });
+  const bodies = new BodyBuffers();
+  await app.register(v1Plugin, { prefix: '/v1', store: deps.catalog, cursors: deps.cursors, bodies, gate, compressed });
   await app.register(async (scope) => dashboardPlugin(scope, deps, watchBody), { prefix: '/dashboard' });
 
   app.setNotFoundHandler({ preValidation: watchBody }, async (request) => {
@@ -127,7 +128,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   if (options.expressLane !== false) {
     // In front of Fastify's own handler (app.routing, which inject() calls directly): see express-lane.ts.
-    const lane = expressLane({ gate, store: deps.catalog, metrics: deps.metrics, log: app.log, draining: drain.draining });
+    const lane = expressLane({ gate, store: deps.catalog, bodies, metrics: deps.metrics, log: app.log, draining: drain.draining });
     const routing = (request: IncomingMessage, response: ServerResponse): void => app.routing(request, response);
     app.server.removeAllListeners('request');
     app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {

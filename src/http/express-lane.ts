@@ -23,11 +23,22 @@
  * - the key is known or surely unknown without a query, and its plan has the
  *   endpoint; the record is read at once and is too small ever to be
  *   compressed; the limits decide at once.
+ *
+ * And `GET /v1/codes?…` (without `as_of`) or `GET /v1/changes?…` under the
+ * same conditions, when the read cache holds the answer the full path kept
+ * for this very URL (kept-answers.ts) and the client accepts no coding the
+ * body would be compressed in. The lane reads nothing of the query: a kept
+ * answer exists only for a URL that the full path checked and answered 200
+ * under the data still current, and the answer depends on nothing else.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { getCodeNow, type CatalogStore } from '../services/catalog.ts';
+import type { EndpointName } from '../domain/access.ts';
+import { chooseCoding } from './accept-encoding.ts';
+import type { BodyBuffers } from './body-buffers.ts';
+import { MAX_KEPT_URL } from './kept-answers.ts';
 import { mayHoldKeyShape } from '../domain/key-shape.ts';
 import type { Principal } from '../domain/access.ts';
 import type { ErrorCode } from '../errors.ts';
@@ -43,6 +54,8 @@ import type { Gatekeeper, GateRequest, HeaderSink } from './v1.ts';
 export interface ExpressLaneDeps {
   gate: Gatekeeper;
   store: CatalogStore;
+  /** Where page bodies are written (the full path's, body-buffers.ts). */
+  bodies: BodyBuffers;
   metrics: Metrics;
   log: FastifyBaseLogger;
   /** True once the app has begun to close: every request then takes Fastify's path (503). */
@@ -52,6 +65,11 @@ export interface ExpressLaneDeps {
 const PREFIX = '/v1/codes/';
 /** The route the metrics count these requests under, as Fastify names it. */
 const ROUTE = '/v1/codes/:code_id';
+/** The page routes the lane answers from kept answers: path → [route as Fastify names it, endpoint]. */
+const PAGE_ROUTES = new Map<string, [string, EndpointName]>([
+  ['/v1/codes', ['/v1/codes', 'codes.list']],
+  ['/v1/changes', ['/v1/changes', 'changes.list']],
+]);
 /** Fastify's maxParamLength (app.ts): a longer segment is its routing error. */
 const MAX_SEGMENT = 2048;
 /** RFC 3986 unreserved and sub-delimiter characters, ":" and "@": a segment the router and the lane read alike. */
@@ -91,17 +109,28 @@ class LaneFields implements HeaderSink {
   }
 }
 
+/** What the lane may answer, before the key is looked at: a record by its id, or a page by its URL. */
+type Target = { segment: string } | { page: [string, EndpointName] };
+
 /** Whether the lane may answer this request at all (before the key is looked at). */
-function eligible(req: IncomingMessage): string | null {
+function eligible(req: IncomingMessage): Target | null {
   if (req.method !== 'GET') return null;
   const url = req.url!;
-  if (!url.startsWith(PREFIX)) return null;
-  const segment = url.slice(PREFIX.length);
-  if (segment.length === 0 || segment.length > MAX_SEGMENT || STATIC.has(segment) || !PLAIN_SEGMENT.test(segment)) return null;
+  let target: Target;
+  if (url.startsWith(PREFIX)) {
+    const segment = url.slice(PREFIX.length);
+    if (segment.length === 0 || segment.length > MAX_SEGMENT || STATIC.has(segment) || !PLAIN_SEGMENT.test(segment)) return null;
+    target = { segment };
+  } else {
+    const query = url.indexOf('?');
+    const page = PAGE_ROUTES.get(query === -1 ? url : url.slice(0, query));
+    if (page === undefined || url.length > MAX_KEPT_URL) return null;
+    target = { page };
+  }
   const h = req.headers;
   if (h.host === undefined || h['if-none-match'] !== undefined || h['content-length'] !== undefined || h['transfer-encoding'] !== undefined) return null;
   if (mayHoldKeyShape(url) || (h.referer !== undefined && mayHoldKeyShape(h.referer))) return null;
-  return segment;
+  return target;
 }
 
 /**
@@ -116,10 +145,10 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
   const levels = log as { isLevelEnabled?: (level: string) => boolean };
   const logsRequests = (): boolean => levels.isLevelEnabled?.('info') === true;
 
-  const finish = (request: LaneRequest, res: ServerResponse): void => {
+  const finish = (request: LaneRequest, res: ServerResponse, route: string): void => {
     res.once('finish', () => {
       const ms = performance.now() - request.started;
-      metrics.request(ROUTE, res.statusCode, ms / 1000);
+      metrics.request(route, res.statusCode, ms / 1000);
       metrics.expressLane();
       gate.recordOutcome(request, res.statusCode, ms);
       // The line Fastify's request log writes (logging.ts), request_id as its child logger binds it.
@@ -130,50 +159,72 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
   };
 
   /** As sendError (error-handler.ts) answers it. */
-  const refuse = (request: LaneRequest, fields: LaneFields, res: ServerResponse, error: ApiError): void => {
+  const refuse = (request: LaneRequest, fields: LaneFields, res: ServerResponse, route: string, error: ApiError): void => {
     request.errorCode = error.code;
     if (error.headers) fields.headers(error.headers);
     const body = errorBody(error, request.id);
     fields.list.push('content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(body)));
-    finish(request, res);
+    finish(request, res, route);
     res.writeHead(error.status, fields.list);
     res.end(body);
   };
 
+  /** The page kept for this URL, in place (copy before anything else is kept), when the client takes it uncompressed. */
+  const keptPage = (req: IncomingMessage): { bytes: Buffer; tag: string } | undefined => {
+    const answers = store.answers;
+    if (answers === undefined || chooseCoding(req.headers['accept-encoding']) !== null) return undefined;
+    answers.open();
+    return answers.view(req.url!);
+  };
+
   return (req, res) => {
     if (deps.draining()) return false;
-    const segment = eligible(req);
-    if (segment === null) return false;
+    const target = eligible(req);
+    if (target === null) return false;
+    const [route, endpoint] = 'page' in target ? target.page : [ROUTE, 'codes.get' as const];
     const request = new LaneRequest(req);
     const fields = new LaneFields(request.id);
     let access: unknown;
     let json: string | undefined;
+    let page: { bytes: Buffer; tag: string } | undefined;
     try {
-      // First without counting: whether the key, its plan and the record let the lane answer at all.
-      access = gate.cachedAccess!('codes.get', request);
+      // First without counting: whether the key, its plan and the record or page let the lane answer at all.
+      access = gate.cachedAccess!(endpoint, request);
       if (access === undefined) return false;
-      json = getCodeNow(store, segment);
+      if ('page' in target) page = keptPage(req);
+      else json = getCodeNow(store, target.segment);
     } catch (error) {
       // A key refused before anything was counted (401); any other failure is Fastify's to answer.
       if (error instanceof ApiError && error.code === 'invalid_api_key') {
-        refuse(request, fields, res, error);
+        refuse(request, fields, res, route, error);
         return true;
       }
       return false;
     }
-    if (json === undefined || json.length >= COMPRESSION_THRESHOLD) return false;
+    if (page === undefined && (json === undefined || json.length >= COMPRESSION_THRESHOLD)) return false;
     try {
-      if (!gate.admitNow!('codes.get', request, fields, access)) return false;
+      if (!gate.admitNow!(endpoint, request, fields, access)) return false;
     } catch (error) {
       // 429 (counted, with its RateLimit fields) or 401, as the hooks would answer them.
       if (!(error instanceof ApiError)) throw error;
-      refuse(request, fields, res, error);
+      refuse(request, fields, res, route, error);
       return true;
     }
-    fields.list.push('content-type', JSON_TYPE, 'etag', entityTag(json), 'cache-control', CACHE_CONTROL, 'content-length', String(Buffer.byteLength(json)));
-    finish(request, res);
+    let body: string | Buffer;
+    if (page !== undefined) {
+      // Nothing since the view was taken kept anything in the cache (the limits and the usage count do not read it).
+      body = deps.bodies.acquire(page.bytes.length, res);
+      page.bytes.copy(body);
+      fields.list.push('content-type', JSON_TYPE, 'etag', page.tag, 'cache-control', CACHE_CONTROL);
+      if (body.length >= COMPRESSION_THRESHOLD) fields.list.push('vary', 'Accept-Encoding');
+      fields.list.push('content-length', String(body.length));
+    } else {
+      body = json!;
+      fields.list.push('content-type', JSON_TYPE, 'etag', entityTag(body), 'cache-control', CACHE_CONTROL, 'content-length', String(Buffer.byteLength(body)));
+    }
+    finish(request, res, route);
     res.writeHead(200, fields.list);
-    res.end(json);
+    res.end(body);
     return true;
   };
 }

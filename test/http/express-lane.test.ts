@@ -200,6 +200,50 @@ describe('the express lane answers as the full path does', () => {
     assert.equal(await laneCount(lane), before, 'none of them was the lane’s');
   });
 
+  test('a page the full path kept for this URL: the lane answers it as the full path does', async () => {
+    const pages = ['/v1/codes?system=demo', '/v1/codes?system=demo&limit=1', '/v1/changes?limit=3', '/v1/codes'];
+    // The first time, the full path answers on both sides and keeps each answer.
+    let before = await laneCount(lane);
+    const made: Answer[] = [];
+    for (const url of pages) made.push(await both('GET', url, (k) => bearer(k.all)));
+    assert.equal(await laneCount(lane), before, 'nothing kept yet: the full path answered');
+    before = await laneCount(lane);
+    // The same answer as the first time but for the limits' count.
+    const lasting = (a: Answer) => ({ ...a, fields: a.fields.filter(([name]) => name !== 'ratelimit') });
+    for (const [i, url] of pages.entries()) {
+      const again = await both('GET', url, (k) => bearer(k.all));
+      assert.deepEqual(lasting(again), lasting(made[i]!), `${url}: kept, the same answer`);
+    }
+    await both('GET', '/v1/codes?system=demo', (k) => ({ ...bearer(k.test), Accept: 'application/json', 'Accept-Encoding': 'identity' }));
+    assert.equal(await laneCount(lane), before + pages.length + 1, 'the lane answered each of them again');
+    const vary = (a: Answer) => a.fields.find(([name]) => name === 'vary')?.[1];
+    assert.equal(vary(made[0]!), 'Accept-Encoding', 'a page of 1 KB or more varies by coding');
+    assert.equal(vary(made[1]!), undefined, 'a smaller one is never compressed');
+
+    // What the lane leaves to the full path: a coding the page would be sent in, a condition, as_of, a page not kept, a plan without it, a key in the URL.
+    before = await laneCount(lane);
+    const tagOf = (a: Answer) => a.fields.find(([name]) => name === 'etag')![1];
+    const others = [
+      await both('GET', '/v1/codes?system=demo', (k) => ({ ...bearer(k.all), 'Accept-Encoding': 'br' })),
+      await both('GET', '/v1/codes?system=demo', (k) => ({ ...bearer(k.all), 'If-None-Match': tagOf(made[0]!) })),
+      await both('GET', '/v1/codes?system=demo&as_of=2024-06-01', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes?system=demo&limit=4', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes?system=demo&limit=oops', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes?system=svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', (k) => bearer(k.all)),
+    ];
+    assert.deepEqual(
+      others.map((a) => a.status.split(' ')[1]),
+      ['200', '304', '200', '200', '400', '400'],
+    );
+    assert.equal(await laneCount(lane), before, 'none of them was the lane’s');
+    // The limits and a refused key, as for a record.
+    const limited = [];
+    ctx.clock.advance(60_000); // A minute on: the slow plan's 3 a minute again.
+    for (let i = 0; i < 4; i++) limited.push((await both('GET', '/v1/codes?system=demo&limit=1', (k) => bearer(k.slow))).status.split(' ')[1]);
+    assert.deepEqual(limited, ['200', '200', '200', '429']);
+    assert.equal((await both('GET', '/v1/codes?system=demo', () => bearer('svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'))).status.split(' ')[1], '401');
+  });
+
   test('usage and the request log count the lane’s answers as the full path’s', async () => {
     // Every count written: the limiter's month counts (what "counted" reads) are written on a timer of their own.
     await ctx.deps.limiter.flush();
