@@ -38,6 +38,20 @@ import { Doorkeeper } from './doorkeeper.ts';
 export const ENTRY_OVERHEAD = 232;
 
 /**
+ * Characters of a key that ENTRY_OVERHEAD covers (the read cache's keys of
+ * records are 12–30); each character beyond is counted as a byte more, against
+ * the index's share, so that long keys (a page's URL, up to 512) cannot hold
+ * the index past its bound. URLs and most code ids are one byte a character in
+ * V8's strings.
+ */
+export const KEY_CHARS_COUNTED = 32;
+
+/** What a key costs beyond ENTRY_OVERHEAD. */
+function keyExtra(key: string): number {
+  return key.length > KEY_CHARS_COUNTED ? key.length - KEY_CHARS_COUNTED : 0;
+}
+
+/**
  * The share of the bound that goes to the index unless a ring says otherwise
  * (indexShare): it caps the number of entries, enough to fill the buffer with
  * entries of ~1.4 KB and more (7/8 of the bound over maxBytes / 8 /
@@ -79,6 +93,10 @@ export class ByteRing<M = undefined> {
   readonly maxBytes: number;
   readonly #capacity: number;
   readonly #maxEntries: number;
+  /** The index's share of the bound: entries at ENTRY_OVERHEAD and their keys' extra characters. */
+  readonly #indexBytes: number;
+  /** keyExtra() of the keys held. */
+  #keyBytes = 0;
   readonly #doorkeeper: Doorkeeper | null;
   readonly #slots = new Map<string, Slot<M>>();
   /**
@@ -106,6 +124,7 @@ export class ByteRing<M = undefined> {
     this.maxBytes = maxBytes;
     const index = Math.floor(maxBytes * indexShare);
     this.#maxEntries = Math.floor(index / ENTRY_OVERHEAD);
+    this.#indexBytes = index;
     this.#capacity = maxBytes - index;
     this.#doorkeeper = doorkeeper && this.#maxEntries > 0 ? new Doorkeeper() : null;
   }
@@ -121,7 +140,7 @@ export class ByteRing<M = undefined> {
 
   /** Bytes held: the entries' bytes and their index estimate. */
   get bytes(): number {
-    return this.#used + this.#slots.size * ENTRY_OVERHEAD;
+    return this.#used + this.#slots.size * ENTRY_OVERHEAD + this.#keyBytes;
   }
 
   /** Bytes of memory the ring reserves once it has wrapped (the buffer), for tests and metrics. */
@@ -173,9 +192,11 @@ export class ByteRing<M = undefined> {
     this.delete(key);
     if (this.#maxEntries === 0 || (this.#full && this.#doorkeeper !== null && !this.#doorkeeper.secondSight(key))) return false;
     if (typeof value === 'string' && value.length > this.#capacity / 8) return false; // UTF-8 is never shorter
+    const extra = keyExtra(key);
+    if (ENTRY_OVERHEAD + extra > this.#indexBytes / 8) return false;
     const buffer = (this.#buffer ??= Buffer.allocUnsafeSlow(this.#capacity));
     this.#chances = MAX_SECOND_CHANCES;
-    while (this.#slots.size >= this.#maxEntries) this.#releaseOldest();
+    while (this.#slots.size >= this.#maxEntries || (this.#slots.size + 1) * ENTRY_OVERHEAD + this.#keyBytes + extra > this.#indexBytes) this.#releaseOldest();
     let start: number;
     let length: number;
     if (typeof value === 'string' && this.#head + value.length * 3 <= this.#capacity && this.#noneReadWithin(this.#head, value.length * 3)) {
@@ -198,6 +219,7 @@ export class ByteRing<M = undefined> {
     this.#slots.set(key, slot);
     this.#order.push(slot);
     this.#used += length;
+    this.#keyBytes += extra;
     return true;
   }
 
@@ -206,6 +228,7 @@ export class ByteRing<M = undefined> {
     if (slot === undefined) return;
     this.#slots.delete(key);
     this.#used -= slot.length;
+    this.#keyBytes -= keyExtra(key);
     // Left in the order for the front to pass, its slot and key alive until then; compacted once more than an
     // eighth of the entries held wait there, so that they cost at most an eighth more than is counted.
     if (++this.#gone > this.#slots.size / 8 + MIN_GONE) this.#compact();
@@ -217,6 +240,7 @@ export class ByteRing<M = undefined> {
     this.#front = 0;
     this.#gone = 0;
     this.#used = 0;
+    this.#keyBytes = 0;
     this.#head = 0;
     this.#full = false;
   }
@@ -311,6 +335,7 @@ export class ByteRing<M = undefined> {
   #evict(slot: Slot<M>): void {
     this.#slots.delete(slot.key);
     this.#used -= slot.length;
+    this.#keyBytes -= keyExtra(slot.key);
     this.#pass();
     this.#evictions++;
     this.#full = true;

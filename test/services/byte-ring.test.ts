@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { ByteRing, ENTRY_OVERHEAD, INDEX_SHARE } from '../../src/services/byte-ring.ts';
+import { ByteRing, ENTRY_OVERHEAD, INDEX_SHARE, KEY_CHARS_COUNTED } from '../../src/services/byte-ring.ts';
 import { Doorkeeper } from '../../src/services/doorkeeper.ts';
 import { READ_CACHE_INDEX_SHARE, ReadCache } from '../../src/services/read-cache.ts';
 
@@ -217,6 +217,29 @@ test('the index is bounded too: at most its share of the bound at ENTRY_OVERHEAD
       assert.ok(ring.bytes <= maxBytes);
     }
   }
+});
+
+test('long keys count against the index’s share: fewer entries, within the bound', () => {
+  const maxBytes = 256 * 1024;
+  const short = new ByteRing({ maxBytes });
+  const long = new ByteRing({ maxBytes });
+  const url = (i: number) => `/v1/codes?limit=1&cursor=${'c'.repeat(480)}${i}`;
+  for (let i = 0; i < 5_000; i++) {
+    short.set(`k${i}`, Buffer.alloc(10, 1), undefined);
+    assert.equal(long.set(url(i), Buffer.alloc(10, 1), undefined), true);
+  }
+  const index = maxBytes * INDEX_SHARE;
+  assert.equal(short.size, Math.floor(index / ENTRY_OVERHEAD));
+  const perLongEntry = ENTRY_OVERHEAD + url(0).length - KEY_CHARS_COUNTED;
+  assert.ok(long.size <= Math.floor(index / perLongEntry) && long.size >= Math.floor(index / perLongEntry) - 1, `${long.size} entries`);
+  assert.ok(long.bytes <= maxBytes, `${long.bytes} bytes counted, bound ${maxBytes}`);
+  // Each counted at its key's length (the newest keys have 4 digits where url(0) has 1).
+  assert.ok(long.bytes >= long.size * (perLongEntry + 10) && long.bytes <= long.size * (perLongEntry + 3 + 10), `${long.bytes} bytes counted`);
+  assert.equal(long.copy(url(4_999))?.bytes.length, 10, 'the newest kept');
+  // A key that alone would take more than an eighth of the index is not kept.
+  assert.equal(long.set('k'.repeat(index), Buffer.alloc(10, 1), undefined), false);
+  long.clear();
+  assert.equal(long.bytes, 0);
 });
 
 test('the doorkeeper lets a key in on its second sight and forgets it then', () => {
