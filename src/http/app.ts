@@ -128,7 +128,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   if (options.expressLane !== false) {
     // In front of Fastify's own handler (app.routing, which inject() calls directly): see express-lane.ts.
-    const lane = expressLane({ gate, store: deps.catalog, bodies, metrics: deps.metrics, log: app.log, draining: drain.draining });
+    const lane = expressLane({ gate, store: deps.catalog, bodies, compressed, metrics: deps.metrics, log: app.log, draining: drain.draining });
     const routing = (request: IncomingMessage, response: ServerResponse): void => app.routing(request, response);
     app.server.removeAllListeners('request');
     app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {

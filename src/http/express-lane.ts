@@ -1,7 +1,8 @@
 /**
- * The express lane: the two answers that make up most of an API's traffic, a
- * code by its id for a key this process holds, and the 401 for a key no one
- * has, written straight to Node's response before Fastify routes the request.
+ * The express lane: the answers that make up most of an API's traffic, a code
+ * by its id and a page asked for again, for a key this process holds, and the
+ * 401 for a key no one has, written straight to Node's response before Fastify
+ * routes the request.
  * Everything else, and every request where anything could come out otherwise,
  * is handed to Fastify untouched, with nothing counted.
  *
@@ -24,25 +25,27 @@
  *   endpoint; the record is read at once and is too small ever to be
  *   compressed; the limits decide at once.
  *
- * And `GET /v1/codes?…` (without `as_of`) or `GET /v1/changes?…` under the
- * same conditions, when the read cache holds the answer the full path kept
- * for this very URL (kept-answers.ts) and the client accepts no coding the
- * body would be compressed in. The lane reads nothing of the query: a kept
- * answer exists only for a URL that the full path checked and answered 200
- * under the data still current, and the answer depends on nothing else.
+ * And `GET /v1/codes` (without `as_of`) or `GET /v1/changes`, with any query,
+ * under the same conditions, when the read cache holds the answer the full
+ * path kept for this very URL (kept-answers.ts) and, for a client that accepts
+ * a coding the body is compressed in, the compressed cache holds that form.
+ * The lane reads nothing of the query: a kept answer exists only for a URL
+ * that the full path checked and answered 200 under the data still current,
+ * and the answer depends on nothing else.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { getCodeNow, type CatalogStore } from '../services/catalog.ts';
 import type { EndpointName } from '../domain/access.ts';
-import { chooseCoding } from './accept-encoding.ts';
+import { chooseCoding, type ContentCoding } from './accept-encoding.ts';
+import type { CompressedCache } from './compressed-cache.ts';
 import type { BodyBuffers } from './body-buffers.ts';
 import { MAX_KEPT_URL } from './kept-answers.ts';
 import { mayHoldKeyShape } from '../domain/key-shape.ts';
 import type { Principal } from '../domain/access.ts';
 import type { ErrorCode } from '../errors.ts';
-import { entityTag } from './entity-tags.ts';
+import { entityTag, weakened } from './entity-tags.ts';
 import { errorBody } from './error-body.ts';
 import { completedFields } from './logging.ts';
 import { COMPRESSION_THRESHOLD, CACHE_CONTROL } from './representations.ts';
@@ -56,6 +59,8 @@ export interface ExpressLaneDeps {
   store: CatalogStore;
   /** Where page bodies are written (the full path's, body-buffers.ts). */
   bodies: BodyBuffers;
+  /** The compressed forms the full path keeps (representations.ts). */
+  compressed: CompressedCache;
   metrics: Metrics;
   log: FastifyBaseLogger;
   /** True once the app has begun to close: every request then takes Fastify's path (503). */
@@ -107,6 +112,15 @@ class LaneFields implements HeaderSink {
     for (const name in values) this.list.push(name.toLowerCase(), values[name]!);
     return this;
   }
+}
+
+/** A kept page as the lane sends it: its bytes (compressed in coding, or in place in the read cache), its strong tag. */
+interface KeptPage {
+  bytes: Buffer;
+  tag: string;
+  coding: ContentCoding | null;
+  /** 1 KiB or more: answered with Vary: Accept-Encoding, and compressed for a client that takes a coding. */
+  compressible: boolean;
 }
 
 /** What the lane may answer, before the key is looked at: a record by its id, or a page by its URL. */
@@ -169,12 +183,21 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
     res.end(body);
   };
 
-  /** The page kept for this URL, in place (copy before anything else is kept), when the client takes it uncompressed. */
-  const keptPage = (req: IncomingMessage): { bytes: Buffer; tag: string } | undefined => {
+  /**
+   * The page kept for this URL as the client takes it: in place (copy before anything else is kept), or the form
+   * compressed in the coding it accepts, when the compressed cache has it (if not, the full path compresses it).
+   * The look is not counted: the full path looks again when the lane leaves the request to it.
+   */
+  const keptPage = (req: IncomingMessage): KeptPage | undefined => {
     const answers = store.answers;
-    if (answers === undefined || chooseCoding(req.headers['accept-encoding']) !== null) return undefined;
+    if (answers === undefined) return undefined;
     answers.open();
-    return answers.view(req.url!);
+    const kept = answers.view(req.url!, false);
+    if (kept === undefined || kept.bytes.length < COMPRESSION_THRESHOLD) return kept && { ...kept, coding: null, compressible: false };
+    const coding = chooseCoding(req.headers['accept-encoding']);
+    if (coding === null) return { ...kept, coding, compressible: true };
+    const compressed = deps.compressed.get(kept.tag, coding);
+    return compressed && { bytes: compressed, tag: kept.tag, coding, compressible: true };
   };
 
   return (req, res) => {
@@ -186,7 +209,7 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
     const fields = new LaneFields(request.id);
     let access: unknown;
     let json: string | undefined;
-    let page: { bytes: Buffer; tag: string } | undefined;
+    let page: KeptPage | undefined;
     try {
       // First without counting: whether the key, its plan and the record or page let the lane answer at all.
       access = gate.cachedAccess!(endpoint, request);
@@ -212,11 +235,17 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
     }
     let body: string | Buffer;
     if (page !== undefined) {
-      // Nothing since the view was taken kept anything in the cache (the limits and the usage count do not read it).
-      body = deps.bodies.acquire(page.bytes.length, res);
-      page.bytes.copy(body);
-      fields.list.push('content-type', JSON_TYPE, 'etag', page.tag, 'cache-control', CACHE_CONTROL);
-      if (body.length >= COMPRESSION_THRESHOLD) fields.list.push('vary', 'Accept-Encoding');
+      // Copied (a compressed form is a copy already). Nothing since the view was taken kept anything in the read
+      // cache: the limits and the usage count do not touch it.
+      if (page.coding === null) {
+        body = deps.bodies.acquire(page.bytes.length, res);
+        page.bytes.copy(body);
+      } else body = page.bytes;
+      store.answers!.hit();
+      // As representations.ts sets them: a compressed form carries the weak tag.
+      fields.list.push('content-type', JSON_TYPE, 'etag', page.coding === null ? page.tag : weakened(page.tag), 'cache-control', CACHE_CONTROL);
+      if (page.compressible) fields.list.push('vary', 'Accept-Encoding');
+      if (page.coding !== null) fields.list.push('content-encoding', page.coding);
       fields.list.push('content-length', String(body.length));
     } else {
       body = json!;

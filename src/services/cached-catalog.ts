@@ -70,12 +70,13 @@ export class CachedCatalog implements CatalogStore {
 
   readonly answers: KeptAnswers = {
     open: () => this.cache.open(),
-    view: (key) => {
-      const found = this.cache.view(`w${SEP}${key}`);
+    view: (key, count = true) => {
+      const found = this.cache.view(`w${SEP}${key}`, count);
       // Only answer keys (w) hold a tag.
       return found === undefined ? undefined : { bytes: found.bytes, tag: found.meta as string };
     },
     keep: (key, body, tag, version) => this.cache.set(`w${SEP}${key}`, body, tag, version),
+    hit: () => this.cache.hit(),
   };
 
   stats(): ReadCacheStats {

@@ -30,8 +30,13 @@ export interface DerivedReads {
 export interface KeptAnswers {
   /** The version to keep an answer under, taken before the reads it is made of; drops every answer when the version moved. */
   open(): number;
-  /** The body kept under key, in place (copy it before anything else is kept), and its tag; after open(). */
-  view(key: string): { bytes: Buffer; tag: string } | undefined;
+  /**
+   * The body kept under key, in place (copy it before anything else is kept), and its tag; after open(). count
+   * false: a look that the cache's hits and misses do not count (a caller that may leave the request to another
+   * path, which looks again); it counts what it answers with hit().
+   */
+  view(key: string, count?: boolean): { bytes: Buffer; tag: string } | undefined;
+  hit(): void;
   /** Keeps a copy of body, when version is still current (and it fits, and is let in). */
   keep(key: string, body: Buffer, tag: string, version: number): void;
 }

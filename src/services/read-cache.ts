@@ -79,12 +79,22 @@ export class ReadCache<M = undefined> {
     return found;
   }
 
-  /** The bytes kept under key in place (see ByteRing.view: copy them before anything else is kept) and what was kept beside them. */
-  view(key: string): { bytes: Buffer; meta: M } | undefined {
+  /**
+   * The bytes kept under key in place (see ByteRing.view: copy them before anything else is kept) and what was kept
+   * beside them. count false: a look that counts neither a hit nor a miss (the caller counts what it answers, hit()).
+   */
+  view(key: string, count = true): { bytes: Buffer; meta: M } | undefined {
     const found = this.ring.view(key);
-    if (found === undefined) this.misses++;
-    else this.hits++;
+    if (count) {
+      if (found === undefined) this.misses++;
+      else this.hits++;
+    }
     return found;
+  }
+
+  /** Counts a hit that a look with view(key, false) found and answered. */
+  hit(): void {
+    this.hits++;
   }
 
   /** Keeps text or bytes when they were read under the version still current (and fit, and are let in: see ByteRing.set). */

@@ -22,7 +22,7 @@ import { expressLaneCount } from '../helpers/express-lane.ts';
 
 interface Side {
   port: number;
-  keys: Record<'all' | 'slow' | 'noGet' | 'revoked' | 'test', string>;
+  keys: Record<'all' | 'slow' | 'noGet' | 'noList' | 'revoked' | 'test', string>;
   orgs: Organisation[];
 }
 
@@ -80,15 +80,17 @@ describe('the express lane answers as the full path does', () => {
     const all = await createOrg(admin, `${name}-all`, 'lane-all');
     const slowOrg = await createOrg(admin, `${name}-slow`, 'lane-slow');
     const noGet = await createOrg(admin, `${name}-noget`, 'lane-noget');
+    const noList = await createOrg(admin, `${name}-nolist`, 'lane-nolist');
     const revoked = await createKey(admin, all, 'live', 'revoked');
     await revokeKey(admin, revoked.info.id, all);
     return {
       port,
-      orgs: [all, slowOrg, noGet],
+      orgs: [all, slowOrg, noGet, noList],
       keys: {
         all: (await createKey(admin, all, 'live', 'all')).key,
         slow: (await createKey(admin, slowOrg, 'live', 'slow')).key,
         noGet: (await createKey(admin, noGet, 'live', 'no get')).key,
+        noList: (await createKey(admin, noList, 'live', 'no list')).key,
         revoked: revoked.key,
         test: (await createKey(admin, all, 'test', 'ci')).key,
       },
@@ -113,6 +115,8 @@ describe('the express lane answers as the full path does', () => {
     await setPlan(admin, { name: 'lane-all', ratePerMinute: 1_000_000, ...every });
     await setPlan(admin, { name: 'lane-slow', ratePerMinute: 3, ...every });
     await setPlan(admin, { ...every, name: 'lane-noget', ratePerMinute: 1_000, endpoints: ENDPOINTS.filter((e) => e !== 'codes.get') });
+    const lists = new Set(['codes.list', 'changes.list']);
+    await setPlan(admin, { ...every, name: 'lane-nolist', ratePerMinute: 1_000, endpoints: ENDPOINTS.filter((e) => !lists.has(e)) });
     full = await buildApp(ctx.deps, { expressLane: false });
     lane = await side(await listen(ctx.app), 'lane');
     plain = await side(await listen(full), 'full');
@@ -230,18 +234,77 @@ describe('the express lane answers as the full path does', () => {
       await both('GET', '/v1/codes?system=demo&limit=4', (k) => bearer(k.all)),
       await both('GET', '/v1/codes?system=demo&limit=oops', (k) => bearer(k.all)),
       await both('GET', '/v1/codes?system=svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', (k) => bearer(k.all)),
+      await both('GET', '/v1/codes?system=demo', (k) => bearer(k.noList)),
+      await both('GET', '/v1/changes?limit=3', (k) => bearer(k.noList)),
     ];
     assert.deepEqual(
       others.map((a) => a.status.split(' ')[1]),
-      ['200', '304', '200', '200', '400', '400'],
+      ['200', '304', '200', '200', '400', '400', '403', '403'],
     );
     assert.equal(await laneCount(lane), before, 'none of them was the lane’s');
-    // The limits and a refused key, as for a record.
+    // The limits and a refused key, as for a record, and the lane's.
+    before = await laneCount(lane);
     const limited = [];
     ctx.clock.advance(60_000); // A minute on: the slow plan's 3 a minute again.
     for (let i = 0; i < 4; i++) limited.push((await both('GET', '/v1/codes?system=demo&limit=1', (k) => bearer(k.slow))).status.split(' ')[1]);
     assert.deepEqual(limited, ['200', '200', '200', '429']);
     assert.equal((await both('GET', '/v1/codes?system=demo', () => bearer('svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'))).status.split(' ')[1], '401');
+    assert.equal(await laneCount(lane), before + 5, 'the lane answered the 200s, the 429 and the 401');
+  });
+
+  test('a kept page for a client that takes it compressed: the lane answers once the compressed form is kept too', async () => {
+    // A body no other URL has (its cursor), so that no compressed form of it is kept yet.
+    const url = '/v1/codes?system=demo&limit=5';
+    await both('GET', url, (k) => bearer(k.all));
+    for (const coding of ['gzip', 'br']) {
+      const headers = (k: Side['keys']) => ({ ...bearer(k.all), 'Accept-Encoding': `${coding}, identity;q=0.5` });
+      let before = await laneCount(lane);
+      const first = await both('GET', url, headers);
+      assert.equal(await laneCount(lane), before, `${coding}: not yet compressed, the full path compresses it`);
+      before = await laneCount(lane);
+      const again = await both('GET', url, headers);
+      assert.equal(await laneCount(lane), before + 1, `${coding}: the lane’s`);
+      const field = (a: Answer, name: string) => a.fields.find(([n]) => n === name)?.[1];
+      assert.equal(field(again, 'content-encoding'), coding);
+      assert.match(field(again, 'etag') ?? '', /^W\//);
+      assert.equal(again.body, first.body);
+    }
+    // A page under 1 KiB is never compressed: the lane answers it as it is, whatever the client takes.
+    await both('GET', '/v1/codes?system=demo&limit=1', (k) => bearer(k.all));
+    const before = await laneCount(lane);
+    const small = await both('GET', '/v1/codes?system=demo&limit=1', (k) => ({ ...bearer(k.all), 'Accept-Encoding': 'br, gzip' }));
+    assert.equal(await laneCount(lane), before + 1);
+    assert.equal(
+      small.fields.find(([n]) => n === 'content-encoding'),
+      undefined,
+    );
+  });
+
+  test('the read cache counts a page once, whichever path answers it', async () => {
+    const stats = () => ctx.deps.catalog.stats();
+    const url = '/v1/changes?limit=2';
+    let before = stats();
+    await exchange(lane.port, 'GET', url, bearer(lane.keys.all));
+    assert.deepEqual([stats().hits - before.hits, stats().misses - before.misses], [0, 1], 'not kept: one miss (the lane looked, uncounted)');
+    before = stats();
+    for (let i = 0; i < 3; i++) await exchange(lane.port, 'GET', url, bearer(lane.keys.all));
+    assert.deepEqual([stats().hits - before.hits, stats().misses - before.misses], [3, 0], 'kept: a hit each');
+    // The full path's side makes the same requests, so that the two sides' limits and usage stay alike.
+    for (let i = 0; i < 4; i++) await exchange(plain.port, 'GET', url, bearer(plain.keys.all));
+  });
+
+  test('a page the lane answered, after an import: the very next request answers the new data', async () => {
+    const url = '/v1/codes?system=demo&limit=2';
+    await both('GET', url, (k) => bearer(k.all));
+    let before = await laneCount(lane);
+    const kept = await both('GET', url, (k) => bearer(k.all));
+    assert.equal(await laneCount(lane), before + 1, 'kept: the lane’s');
+    await ctx.importRows([{ code: 'A', display: 'Alpha, imported again' }], { system: 'demo', release: 'r2', effectiveDate: '2024-02-01', mode: 'delta' });
+    before = await laneCount(lane);
+    const after = await both('GET', url, (k) => bearer(k.all));
+    assert.equal(await laneCount(lane), before, 'nothing kept from before the import: the full path’s');
+    assert.equal((JSON.parse(after.body) as { data: { display: string }[] }).data[0]!.display, 'Alpha, imported again');
+    assert.notEqual(after.body, kept.body);
   });
 
   test('usage and the request log count the lane’s answers as the full path’s', async () => {

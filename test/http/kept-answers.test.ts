@@ -38,6 +38,7 @@ describe('answers of the page routes kept whole', () => {
     ctx = await createTestContext({ env: { READ_CACHE_MB: '4' } });
     const rows = Array.from({ length: 30 }, (_, i) => ({ code: `K${String(i).padStart(2, '0')}`, display: `Kept ${i} ${'y'.repeat(60)}` }));
     await ctx.importRows(rows, { system: 'kept', release: 'r1', effectiveDate: '2024-01-01' });
+    await ctx.importRows([{ code: 'K03', display: 'Kept 3, revised' }], { system: 'kept', release: 'r1b', effectiveDate: '2024-01-15', mode: 'delta' });
     reads = countPageReads(ctx);
   });
   after(() => ctx.close());
@@ -45,22 +46,24 @@ describe('answers of the page routes kept whole', () => {
   for (const [name, first] of [
     ['a first page of codes', '/v1/codes?system=kept&limit=10'],
     ['a page of changes', '/v1/changes?system=kept&limit=10'],
-    ['a page of one code’s changes', '/v1/codes/kept:K03/changes'],
+    ['a page of one code’s changes', '/v1/codes/kept:K03/changes?limit=1'],
   ] as const) {
-    test(`${name}, and the page its cursor leads to: asked again, the same answer without a query`, async () => {
+    test(`${name}, and the page its cursor leads to: asked again, the answer first made, without a query`, async () => {
       const made = await ctx.get(first);
       assert.equal(made.statusCode, 200, made.body);
       const cursor = (JSON.parse(made.body) as { pagination: { next_cursor?: string } }).pagination.next_cursor;
-      const urls = cursor === undefined ? [first] : [first, `${first}&cursor=${cursor}`];
-      for (const url of urls) {
-        const original = await ctx.get(url);
-        assert.equal(original.statusCode, 200, original.body);
+      assert.ok(cursor !== undefined, 'a page with a next one');
+      const next = `${first}&cursor=${cursor}`;
+      const readsBefore = { ...reads };
+      const fresh = [made, await ctx.get(next)];
+      assert.notDeepEqual(reads, readsBefore, 'the page its cursor leads to was made from the store');
+      for (const [i, url] of [first, next].entries()) {
         const before = { ...reads };
         const again = await ctx.get(url);
         assert.deepEqual(reads, before, `${url}: read from the store again`);
         assert.equal(again.statusCode, 200);
-        assert.equal(again.body, original.body);
-        assert.deepEqual(lasting(again), lasting(original));
+        assert.equal(again.body, fresh[i]!.body);
+        assert.deepEqual(lasting(again), lasting(fresh[i]!));
         assert.equal(again.headers.etag, entityTag(Buffer.from(again.body)), 'the tag is the body’s');
       }
     });
@@ -98,16 +101,7 @@ describe('answers of the page routes kept whole', () => {
     assert.notEqual(after.headers.etag, first.headers.etag);
     assert.equal((JSON.parse(after.body) as { data: { display: string }[] }).data[0]!.display, 'Kept again');
     const changes = await ctx.get('/v1/changes?system=kept&limit=200');
-    assert.equal((JSON.parse(changes.body) as { data: unknown[] }).data.length, 31);
-  });
-
-  test('a refused request keeps nothing: a cursor that does not verify is refused every time', async () => {
-    const url = '/v1/codes?system=kept&cursor=bm90LWEtY3Vyc29y.AAAAAAAAAAAAAAAAAAAAAA';
-    for (let i = 0; i < 2; i++) {
-      const res = await ctx.get(url);
-      assert.equal(res.statusCode, 400);
-      assert.equal((JSON.parse(res.body) as { error: { code: string } }).error.code, 'invalid_cursor');
-    }
+    assert.equal((JSON.parse(changes.body) as { data: unknown[] }).data.length, 32);
   });
 
   test(`a URL longer than ${MAX_KEPT_URL} characters is answered, and not kept`, async () => {
