@@ -192,6 +192,7 @@ export class ByteRing<M = undefined> {
     this.delete(key);
     if (this.#maxEntries === 0 || (this.#full && this.#doorkeeper !== null && !this.#doorkeeper.secondSight(key))) return false;
     if (typeof value === 'string' && value.length > this.#capacity / 8) return false; // UTF-8 is never shorter
+    if (typeof value !== 'string' && value.length > this.#capacity / 8) return false;
     const extra = keyExtra(key);
     if (ENTRY_OVERHEAD + extra > this.#indexBytes / 8) return false;
     const buffer = (this.#buffer ??= Buffer.allocUnsafeSlow(this.#capacity));

@@ -104,6 +104,17 @@ describe('answers of the page routes kept whole', () => {
     assert.equal((JSON.parse(changes.body) as { data: unknown[] }).data.length, 32);
   });
 
+  test('a refused request keeps nothing: a cursor that does not verify is refused again, and nothing is kept', async () => {
+    const url = '/v1/codes?system=kept&cursor=bm90LWEtY3Vyc29y.AAAAAAAAAAAAAAAAAAAAAA';
+    const entries = ctx.deps.catalog.stats().entries;
+    for (let i = 0; i < 2; i++) {
+      const res = await ctx.get(url);
+      assert.equal(res.statusCode, 400);
+      assert.equal((JSON.parse(res.body) as { error: { code: string } }).error.code, 'invalid_cursor');
+    }
+    assert.equal(ctx.deps.catalog.stats().entries, entries);
+  });
+
   test(`a URL longer than ${MAX_KEPT_URL} characters is answered, and not kept`, async () => {
     // Long but valid: a filter's value of 200 characters, each percent-encoded.
     const padded = `/v1/changes?system=kept&release=${'%72'.repeat(200)}`;

@@ -236,8 +236,17 @@ test('long keys count against the index’s share: fewer entries, within the bou
   // Each counted at its key's length (the newest keys have 4 digits where url(0) has 1).
   assert.ok(long.bytes >= long.size * (perLongEntry + 10) && long.bytes <= long.size * (perLongEntry + 3 + 10), `${long.bytes} bytes counted`);
   assert.equal(long.copy(url(4_999))?.bytes.length, 10, 'the newest kept');
-  // A key that alone would take more than an eighth of the index is not kept.
+  // Deleted, and set again under the same key: counted once, then not at all.
+  const held = long.bytes;
+  long.delete(url(4_999));
+  assert.equal(long.bytes, held - (ENTRY_OVERHEAD + url(4_999).length - KEY_CHARS_COUNTED + 10));
+  long.set(url(4_998), Buffer.alloc(20, 1), undefined);
+  assert.equal(long.bytes, held - (ENTRY_OVERHEAD + url(4_999).length - KEY_CHARS_COUNTED + 10) + 10);
+  // A key that alone would take more than an eighth of the index is not kept, nor is a value too large, and neither evicts.
+  const size = long.size;
   assert.equal(long.set('k'.repeat(index), Buffer.alloc(10, 1), undefined), false);
+  assert.equal(long.set('small', Buffer.alloc(long.capacity), undefined), false);
+  assert.equal(long.size, size);
   long.clear();
   assert.equal(long.bytes, 0);
 });
