@@ -73,13 +73,9 @@ function represent(cache: CompressedCache, request: FastifyRequest, reply: Fasti
   if (reply.statusCode !== 200 || !(text || Buffer.isBuffer(payload)) || (method !== 'GET' && method !== 'HEAD')) return payload;
   // A larger body's bytes: a page's own, or a text's in the shared scratch buffer (utf8-scratch.ts), digested and
   // compressed here, never sent. Nothing from here to the compression may await: another answer would overwrite the buffer.
-  let bytes: Buffer | undefined;
-  let tag: string;
-  if (payload.length < COMPRESSION_THRESHOLD) tag = entityTag(payload);
-  else {
-    bytes = text ? utf8View(payload) : payload;
-    tag = reply.knownTag ?? entityTag(bytes);
-  }
+  const bytes = payload.length < COMPRESSION_THRESHOLD ? undefined : text ? utf8View(payload) : payload;
+  // A page route knows its body's tag already (kept-answers.ts), whatever the body's size.
+  const tag = reply.knownTag ?? entityTag(bytes ?? payload);
   const compressible = bytes !== undefined;
   // HEAD sends no body, so nothing to compress: its headers describe the identity body.
   const coding = compressible && method === 'GET' ? chooseCoding(request.headers['accept-encoding']) : null;
