@@ -41,12 +41,15 @@ declare module 'fastify' {
 /** Where a page route's answer comes from: sent from what was kept (null), or to be made under version and kept. */
 export type Kept = { version: number } | null;
 
+/** An answer that is made and not kept (no cache, a URL too long, a page the route does not keep). */
+export const NOT_KEPT: Kept = { version: Number.NaN };
+
 /**
  * Sends the answer kept for this request's URL and returns null; when there is
  * none, the version to make and keep it under (taken before any read).
  */
 export function sendKeptAnswer(answers: KeptAnswers | undefined, bodies: BodyBuffers, request: FastifyRequest, reply: FastifyReply): Kept {
-  if (answers === undefined || request.url.length > MAX_KEPT_URL) return { version: Number.NaN };
+  if (answers === undefined || request.url.length > MAX_KEPT_URL) return NOT_KEPT;
   const version = answers.open();
   const kept = answers.view(request.url);
   if (kept === undefined) return { version };

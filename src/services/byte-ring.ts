@@ -197,7 +197,8 @@ export class ByteRing<M = undefined> {
     if (ENTRY_OVERHEAD + extra > this.#indexBytes / 8) return false;
     const buffer = (this.#buffer ??= Buffer.allocUnsafeSlow(this.#capacity));
     this.#chances = MAX_SECOND_CHANCES;
-    while (this.#slots.size >= this.#maxEntries || (this.#slots.size + 1) * ENTRY_OVERHEAD + this.#keyBytes + extra > this.#indexBytes) this.#releaseOldest();
+    // Room in the index for one more entry and its key (this bounds the count at #maxEntries too).
+    while ((this.#slots.size + 1) * ENTRY_OVERHEAD + this.#keyBytes + extra > this.#indexBytes) this.#releaseOldest();
     let start: number;
     let length: number;
     if (typeof value === 'string' && this.#head + value.length * 3 <= this.#capacity && this.#noneReadWithin(this.#head, value.length * 3)) {

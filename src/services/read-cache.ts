@@ -65,18 +65,12 @@ export class ReadCache<M = undefined> {
 
   /** The text kept under key (a string of its own) and what was kept beside it. */
   get(key: string): { text: string; meta: M } | undefined {
-    const found = this.ring.text(key);
-    if (found === undefined) this.misses++;
-    else this.hits++;
-    return found;
+    return this.counted(this.ring.text(key));
   }
 
   /** The bytes kept under key (a copy: the ring may reuse their place while a socket still sends them) and what was kept beside them. */
   getBytes(key: string): { bytes: Buffer; meta: M } | undefined {
-    const found = this.ring.copy(key);
-    if (found === undefined) this.misses++;
-    else this.hits++;
-    return found;
+    return this.counted(this.ring.copy(key));
   }
 
   /**
@@ -85,10 +79,13 @@ export class ReadCache<M = undefined> {
    */
   view(key: string, count = true): { bytes: Buffer; meta: M } | undefined {
     const found = this.ring.view(key);
-    if (count) {
-      if (found === undefined) this.misses++;
-      else this.hits++;
-    }
+    return count ? this.counted(found) : found;
+  }
+
+  /** A look's result, counted as a hit or a miss. */
+  private counted<T>(found: T | undefined): T | undefined {
+    if (found === undefined) this.misses++;
+    else this.hits++;
     return found;
   }
 
