@@ -25,7 +25,7 @@
  *   endpoint; the record is read at once and is too small ever to be
  *   compressed; the limits decide at once.
  *
- * And `GET /v1/codes` (without `as_of`) or `GET /v1/changes`, with any query,
+ * And `GET /v1/codes` or `GET /v1/changes`, with any query (`as_of` too),
  * under the same conditions, when the read cache holds the answer the full
  * path kept for this very URL (kept-answers.ts) and, for a client that accepts
  * a coding the body is compressed in, the compressed cache holds that form.

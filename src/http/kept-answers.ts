@@ -1,7 +1,8 @@
 /**
- * The answers of the page routes (/v1/codes, /v1/changes,
- * /v1/codes/{id}/changes), kept whole in the read cache under the request's
- * URL: the body as it was sent and its entity tag. Asked again while the data
+ * The answers of the page routes (/v1/codes, with or without as_of,
+ * /v1/changes, /v1/codes/{id}/changes, and the hierarchy's children,
+ * descendants, ancestors and roots), kept whole in the read cache under the
+ * request's URL: the body as it was sent and its entity tag. Asked again while the data
  * is unchanged, a page is answered with one copy of its bytes: no query, no
  * cursor checked or signed, no envelope, no digest (a 50-code page's cursors,
  * envelope and tag cost ~25 µs of the ~100 µs a page answered from a cache of
@@ -41,8 +42,8 @@ declare module 'fastify' {
 /** Where a page route's answer comes from: sent from what was kept (null), or to be made under version and kept. */
 export type Kept = { version: number } | null;
 
-/** An answer that is made and not kept (no cache, a URL too long, a page the route does not keep). */
-export const NOT_KEPT: Kept = { version: Number.NaN };
+/** An answer that is made and not kept (no cache, or a URL too long). */
+const NOT_KEPT: Kept = { version: Number.NaN };
 
 /**
  * Sends the answer kept for this request's URL and returns null; when there is

@@ -1,12 +1,11 @@
 /**
  * The catalog store with an exact cache of its hot reads in front: records by
- * id (GET /v1/codes/{id}), and the whole answers of /v1/codes and /v1/changes
- * that the HTTP layer keeps in it (`answers`: a page's body as sent, with its
- * tag, so that asking for it again costs no query, no cursor and no digest);
- * the navigation reads (as of a date, and the hierarchy) share the cache
- * through cached-navigation.ts, and the systems and releases services keep
- * their answers in it through `derived` (systems.ts). All as UTF-8 bytes (see
- * read-cache.ts).
+ * id (GET /v1/codes/{id}), and the whole answers of the page routes that the
+ * HTTP layer keeps in it (`answers`: a page's body as sent, with its tag, so
+ * that asking for it again costs no query, no cursor and no digest); the
+ * record as of a date shares the cache through cached-navigation.ts, and the
+ * systems and releases services keep their answers in it through `derived`
+ * (systems.ts). All as UTF-8 bytes (see read-cache.ts).
  * Only the body read is cached: the access checks, limits, counting and the
  * request log run for every request before the handler gets here. Everything
  * else is the store's.

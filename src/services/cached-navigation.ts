@@ -1,11 +1,12 @@
 /**
  * The navigation reads with the same exact cache in front as the plain reads
- * (see cached-catalog.ts): a record as of a date, pages of codes as of a date,
- * and the hierarchy pages (children, descendants, ancestors, roots). Each is
- * keyed by every parameter that shapes its answer, the date included, so an
- * entry is only ever served for the very query it answered; the whole cache is
- * dropped when anything commits (an import writes records, versions and the
- * hierarchy in one transaction). Batches and existence checks go to the store.
+ * (see cached-catalog.ts): a record as of a date, keyed by the date and the
+ * id, so an entry is only ever served for the very query it answered; the
+ * whole cache is dropped when anything commits (an import writes records,
+ * versions and the hierarchy in one transaction). The pages (codes as of a
+ * date, children, descendants, ancestors, roots) are kept whole by the HTTP
+ * routes (CatalogStore.answers); batches and existence checks go to the store.
+ * Also the cache's helpers for a page and a text, which the systems' reads use.
  */
 import { jsonItems, jsonText, type JsonText } from '../domain/json-text.ts';
 import type { AncestorKey, AncestorsQuery, AsOfPageQuery, BatchRecords, RelativesQuery, RootsQuery } from '../domain/navigation.ts';
@@ -23,14 +24,11 @@ export type KeptMeta = PageMeta | string | undefined;
 /**
  * Separates the parts of a cache key; never inside a validated parameter. Every
  * key of the read cache is built with it (here, cached-catalog.ts and
- * systems.ts), after a one-letter prefix of its kind: r c h (records,
- * code and change pages), a A k d n o (as of, hierarchy), y Y R (systems).
+ * systems.ts), after a one-letter prefix of its kind: r (records), a (a
+ * record as of a date), w (a page's whole answer, under its URL), y Y R
+ * (systems).
  */
 export const SEP = '\u0000';
-/** Stands for an absent filter, apart from any value. */
-export const NONE = '\u0001';
-
-const opt = (value: string | null): string => value ?? NONE;
 
 export class CachedNavigation implements Navigation {
   private readonly store: Navigation;
@@ -46,26 +44,28 @@ export class CachedNavigation implements Navigation {
     return cachedText(this.cache, `a${SEP}${asOf}${SEP}${id}`, () => this.store.codeJsonAsOf(id, asOf));
   }
 
+  /*
+   * The pages are not cached here: their only callers are the HTTP routes, which keep the whole answer
+   * (CatalogStore.answers, kept-answers.ts); a page kept here as well would hold the same records twice.
+   */
   pageCodesAsOf(q: AsOfPageQuery): Promise<RawPage<string, CodeRecord>> {
-    const key = `A${SEP}${q.asOf}${SEP}${opt(q.after)}${SEP}${q.limit}${SEP}${opt(q.system)}${SEP}${opt(q.status)}`;
-    return this.page(key, () => this.store.pageCodesAsOf(q));
+    return this.store.pageCodesAsOf(q);
   }
 
   pageChildren(q: RelativesQuery): Promise<RawPage<string, CodeRecord>> {
-    return this.page(`k${SEP}${relatives(q)}`, () => this.store.pageChildren(q));
+    return this.store.pageChildren(q);
   }
 
   pageDescendants(q: RelativesQuery): Promise<RawPage<string, CodeRecord>> {
-    return this.page(`d${SEP}${relatives(q)}`, () => this.store.pageDescendants(q));
+    return this.store.pageDescendants(q);
   }
 
   pageAncestors(q: AncestorsQuery): Promise<RawPage<AncestorKey, CodeRecord>> {
-    const after = q.after === null ? NONE : `${q.after.distance}${SEP}${q.after.id}`;
-    return this.page(`n${SEP}${q.id}${SEP}${after}${SEP}${q.limit}${SEP}${opt(q.status)}`, () => this.store.pageAncestors(q));
+    return this.store.pageAncestors(q);
   }
 
   pageRoots(q: RootsQuery): Promise<RawPage<string, CodeRecord>> {
-    return this.page(`o${SEP}${q.system}${SEP}${opt(q.after)}${SEP}${q.limit}${SEP}${opt(q.status)}`, () => this.store.pageRoots(q));
+    return this.store.pageRoots(q);
   }
 
   systemExists(system: string): Promise<boolean> {
@@ -74,10 +74,6 @@ export class CachedNavigation implements Navigation {
 
   codesBatch(ids: readonly string[], asOf: string | null): Promise<BatchRecords> {
     return this.store.codesBatch(ids, asOf);
-  }
-
-  private page<P extends RawPage<unknown>>(key: string, read: () => Promise<P>): Promise<P> {
-    return cachedPage(this.cache, key, read);
   }
 }
 
@@ -111,8 +107,4 @@ export function cachedTextNow<T>(cache: ReadCache<KeptMeta>, key: string, read: 
   const json = read();
   if (json !== null && json !== undefined) cache.set(key, json, undefined, version);
   return json;
-}
-
-function relatives(q: RelativesQuery): string {
-  return `${q.id}${SEP}${opt(q.after)}${SEP}${q.limit}${SEP}${opt(q.status)}`;
 }

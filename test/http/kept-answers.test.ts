@@ -20,25 +20,43 @@ function lasting(res: LightMyRequestResponse): [string, unknown][] {
   return Object.entries(res.headers).filter(([name]) => !PER_REQUEST.has(name));
 }
 
-/** Counts the store's page reads behind the cache. */
-function countPageReads(ctx: TestContext): { codes: number; changes: number } {
-  const counts = { codes: 0, changes: 0 };
-  const store = ctx.deps.store;
+type PageReads = { codes: number; changes: number; navigation: number };
+
+/** Counts the pages the routes ask the catalog for (the read cache and the store behind it). */
+function countPageReads(ctx: TestContext): PageReads {
+  const counts = { codes: 0, changes: 0, navigation: 0 };
+  const store = ctx.deps.catalog;
   const pageCodes = store.pageCodes.bind(store);
   const pageChanges = store.pageChanges.bind(store);
   store.pageCodes = (q) => (counts.codes++, pageCodes(q));
   store.pageChanges = (q) => (counts.changes++, pageChanges(q));
+  const nav = store.navigation;
+  for (const name of ['pageCodesAsOf', 'pageChildren', 'pageDescendants', 'pageAncestors', 'pageRoots'] as const) {
+    const read = nav[name].bind(nav) as (q: unknown) => Promise<unknown>;
+    (nav as unknown as Record<string, unknown>)[name] = (q: unknown) => (counts.navigation++, read(q));
+  }
   return counts;
 }
 
 describe('answers of the page routes kept whole', () => {
   let ctx: TestContext;
-  let reads: { codes: number; changes: number };
+  let reads: PageReads;
   before(async () => {
     ctx = await createTestContext({ env: { READ_CACHE_MB: '4' } });
-    const rows = Array.from({ length: 30 }, (_, i) => ({ code: `K${String(i).padStart(2, '0')}`, display: `Kept ${i} ${'y'.repeat(60)}` }));
+    // Two roots (K00, K28); K01–K27 children of K00; K29 a child of K01, so that it has two ancestors.
+    const parentOf = (i: number) => (i === 0 || i === 28 ? '' : i === 29 ? 'K01' : 'K00');
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      code: `K${String(i).padStart(2, '0')}`,
+      display: `Kept ${i} ${'y'.repeat(60)}`,
+      parents: parentOf(i),
+    }));
     await ctx.importRows(rows, { system: 'kept', release: 'r1', effectiveDate: '2024-01-01' });
-    await ctx.importRows([{ code: 'K03', display: 'Kept 3, revised' }], { system: 'kept', release: 'r1b', effectiveDate: '2024-01-15', mode: 'delta' });
+    await ctx.importRows([{ code: 'K03', display: 'Kept 3, revised', parents: 'K00' }], {
+      system: 'kept',
+      release: 'r1b',
+      effectiveDate: '2024-01-15',
+      mode: 'delta',
+    });
     reads = countPageReads(ctx);
   });
   after(() => ctx.close());
@@ -47,6 +65,11 @@ describe('answers of the page routes kept whole', () => {
     ['a first page of codes', '/v1/codes?system=kept&limit=10'],
     ['a page of changes', '/v1/changes?system=kept&limit=10'],
     ['a page of one code’s changes', '/v1/codes/kept:K03/changes?limit=1'],
+    ['a page of codes as of a date', '/v1/codes?system=kept&as_of=2024-01-10&limit=10'],
+    ['a page of a code’s children', '/v1/codes/kept:K00/children?limit=10'],
+    ['a page of a code’s descendants', '/v1/codes/kept:K00/descendants?limit=10'],
+    ['a page of a code’s ancestors', '/v1/codes/kept:K29/ancestors?limit=1'],
+    ['a page of a system’s roots', '/v1/systems/kept/roots?limit=1'],
   ] as const) {
     test(`${name}, and the page its cursor leads to: asked again, the answer first made, without a query`, async () => {
       const made = await ctx.get(first);
@@ -60,7 +83,7 @@ describe('answers of the page routes kept whole', () => {
       for (const [i, url] of [first, next].entries()) {
         const before = { ...reads };
         const again = await ctx.get(url);
-        assert.deepEqual(reads, before, `${url}: read from the store again`);
+        assert.deepEqual(reads, before, `${url}: the page was asked for again`);
         assert.equal(again.statusCode, 200);
         assert.equal(again.body, fresh[i]!.body);
         assert.deepEqual(lasting(again), lasting(fresh[i]!));

@@ -1,8 +1,8 @@
 /**
- * The navigation reads share the exact read cache: an as-of record or page is
- * kept under its date (another date is another entry, never the same answer),
- * hierarchy pages under their code and position, and a commit drops them all,
- * so a back-dated import is answered by the very next request.
+ * The navigation reads share the exact read cache: an as-of record is kept
+ * under its date, an as-of page or a hierarchy page whole under its URL
+ * (another date is another entry, never the same answer), and a commit drops
+ * them all, so a back-dated import is answered by the very next request.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -7,7 +7,7 @@ import { CodeQuery } from '../navigation-schemas.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
 import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
-import { NOT_KEPT, sendAndKeep, sendKeptAnswer } from '../kept-answers.ts';
+import { sendAndKeep, sendKeptAnswer } from '../kept-answers.ts';
 import { CodeIdParams, CodeRecord, CodesQuery, PageOf, errorResponses, okResponse } from '../schemas.ts';
 import { bodyFor, sendJsonText, type RouteDeps } from './v1-types.ts';
 
@@ -36,8 +36,7 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors, bod
     },
     async (request, reply) => {
       const { limit, cursor, system, status, as_of: asOf } = request.query;
-      // As of a date, the navigation's own cache keeps the page (cached-navigation.ts).
-      const kept = asOf === undefined ? sendKeptAnswer(store.answers, bodies, request, reply) : NOT_KEPT;
+      const kept = sendKeptAnswer(store.answers, bodies, request, reply);
       if (kept === null) return reply;
       const binding = filterBinding({ system, status, as_of: asOf });
       const query = {

@@ -1,7 +1,8 @@
 /**
  * Where a code sits: its children, its descendants at any depth, its
  * ancestors nearest first, and the roots of a system. Collections like every
- * other: page envelope, limit, cursor, a status filter.
+ * other: page envelope, limit, cursor, a status filter; their answers are
+ * kept whole like the other pages' (kept-answers.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -14,7 +15,8 @@ import { rejectRepeatedParameters } from '../parameter-errors.ts';
 import { NAVIGATION_EXAMPLES } from '../navigation-examples.ts';
 import { HierarchyQuery, SystemParams } from '../navigation-schemas.ts';
 import { CodeIdParams, CodeRecord, PageOf, errorResponses, okResponse } from '../schemas.ts';
-import { bodyFor, sendJsonText, type RouteDeps } from './v1-types.ts';
+import { sendAndKeep, sendKeptAnswer } from '../kept-answers.ts';
+import { bodyFor, type RouteDeps } from './v1-types.ts';
 
 const byId = (name: string): Collection<string> => ({
   name,
@@ -63,6 +65,8 @@ export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors,
         },
       },
       async (request, reply) => {
+        const kept = sendKeptAnswer(store.answers, bodies, request, reply);
+        if (kept === null) return reply;
         const { limit, cursor, status } = request.query;
         const id = request.params.code_id;
         const binding = filterBinding({ code_id: id, status });
@@ -72,7 +76,7 @@ export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors,
           limit: effectiveLimit(limit),
           status: (status as CodeStatus | undefined) ?? null,
         });
-        sendJsonText(reply, pageEnvelope(page, cursors, collection, binding, bodyFor(bodies, reply)));
+        sendAndKeep(store.answers, kept, request, reply, pageEnvelope(page, cursors, collection, binding, bodyFor(bodies, reply)));
         return reply;
       },
     );
@@ -121,6 +125,8 @@ export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors,
       },
     },
     async (request, reply) => {
+      const kept = sendKeptAnswer(store.answers, bodies, request, reply);
+      if (kept === null) return reply;
       const { limit, cursor, status } = request.query;
       const { system } = request.params;
       const binding = filterBinding({ system, status });
@@ -130,7 +136,7 @@ export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors,
         limit: effectiveLimit(limit),
         status: (status as CodeStatus | undefined) ?? null,
       });
-      sendJsonText(reply, pageEnvelope(page, cursors, rootsCollection, binding, bodyFor(bodies, reply)));
+      sendAndKeep(store.answers, kept, request, reply, pageEnvelope(page, cursors, rootsCollection, binding, bodyFor(bodies, reply)));
       return reply;
     },
   );
