@@ -137,7 +137,6 @@ function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscap
 async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<RowError[]> {
   const errors: RowError[] = [];
   const source = readText(file, onProgress);
-  source.setEncoding('utf8');
   // A record (a quoted field may span lines) is held to the limit of a line.
   const reader = new CsvReader({ maxRecord: MAX_LINE_BYTES });
   let header: string[] | null = null;
