@@ -103,6 +103,26 @@ test('CSV: every column beyond the known ones lands in attributes as text; paren
   assert.equal(reordered.unchanged, 3, 'column order does not make a change');
 });
 
+test('attributes keep every name, __proto__ and numbers among them, in the order of their names', async () => {
+  await t.importText('code,display,zeta,alpha,10,9,__proto__,constructor\nA,Alpha,z,a,ten,nine,p,c\nB,Beta,,,,,,\n');
+  await t.importText('code,display,alpha,beta\nC,Gamma,a,b\n', { mode: 'delta' });
+  const a = await t.code('t:A');
+  // Sorted by name; numbers first, as in any JavaScript object.
+  assert.deepEqual(Object.entries(a!.attributes), [
+    ['9', 'nine'],
+    ['10', 'ten'],
+    ['__proto__', 'p'],
+    ['alpha', 'a'],
+    ['constructor', 'c'],
+    ['zeta', 'z'],
+  ]);
+  assert.deepEqual(Object.keys((await t.code('t:B'))!.attributes), ['9', '10', '__proto__', 'alpha', 'constructor', 'zeta']);
+  assert.deepEqual(Object.entries((await t.code('t:C'))!.attributes), [
+    ['alpha', 'a'],
+    ['beta', 'b'],
+  ]);
+});
+
 describe('NDJSON', () => {
   const lines = [
     '{"code":"A","display":"Alpha","definition":"Def","status":"deprecated","parents":["P"],"attributes":{"rank":1,"official":true,"note":null},"extra":"top"}',

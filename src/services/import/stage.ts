@@ -11,14 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { CodeContent, CodeStatus } from '../../domain/records.ts';
-import { contentHash } from './diff.ts';
+import { canonicalContent, contentOfCanonical, hashOfCanonical } from './diff.ts';
 import { MAX_ERRORS, type ImportRow, type RowError } from './parse.ts';
 
 /** Rows per insert transaction of the stage. */
 const BATCH = 5_000;
 /** Rows per insert statement: one statement a row cost an import ~15 % of its time in calls. */
 const ROWS_PER_INSERT = 64;
-const ROW_COLUMNS = 7;
+/** Parent edges per insert statement, for the same reason (one a statement: ~8 % of the rows' staging). */
+const EDGES_PER_INSERT = 128;
 /** Page cache of the stage: the sort and the index builds spill to disk beyond it. */
 const CACHE_KIB = 32 * 1024;
 
@@ -45,12 +46,9 @@ export class ImportStage {
   private readonly dir: string;
   private readonly db: DatabaseSync;
   private readonly prefix: string;
-  private readonly insertRow: StatementSync;
-  private readonly insertRows: StatementSync;
-  private readonly insertEdge: StatementSync;
+  private readonly insertRows: BatchedInsert;
+  private readonly insertEdges: BatchedInsert;
   private pending = 0;
-  /** Values of rows not yet inserted, ROW_COLUMNS a row. */
-  private readonly buffered: SQLInputValue[] = [];
   private readonly statements = new Map<string, StatementSync>();
 
   constructor(system: string) {
@@ -61,14 +59,12 @@ export class ImportStage {
       `PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -${CACHE_KIB}; PRAGMA temp_store = FILE; PRAGMA locking_mode = EXCLUSIVE`,
     );
     this.db.exec(`
-      CREATE TABLE rows (rank INTEGER PRIMARY KEY, id TEXT NOT NULL, line INTEGER NOT NULL, hash TEXT NOT NULL, status TEXT NOT NULL, parents INTEGER NOT NULL, content TEXT NOT NULL);
+      -- canonical: the content's canonical text (diff.ts); attributes: the row's own, when the canonical text's are not (a name __proto__).
+      CREATE TABLE rows (rank INTEGER PRIMARY KEY, id TEXT NOT NULL, line INTEGER NOT NULL, hash TEXT NOT NULL, status TEXT NOT NULL, parents INTEGER NOT NULL, canonical TEXT NOT NULL, attributes TEXT);
       CREATE TABLE edges (child INTEGER NOT NULL, parent TEXT NOT NULL, line INTEGER NOT NULL);
     `);
-    const insert = 'INSERT INTO rows (rank, id, line, hash, status, parents, content) VALUES ';
-    const values = '(?, ?, ?, ?, ?, ?, ?)';
-    this.insertRow = this.db.prepare(insert + values);
-    this.insertRows = this.db.prepare(insert + Array.from({ length: ROWS_PER_INSERT }, () => values).join(', '));
-    this.insertEdge = this.db.prepare('INSERT INTO edges (child, parent, line) VALUES (?, ?, ?)');
+    this.insertRows = new BatchedInsert(this.db, 'rows', ['rank', 'id', 'line', 'hash', 'status', 'parents', 'canonical', 'attributes'], ROWS_PER_INSERT);
+    this.insertEdges = new BatchedInsert(this.db, 'edges', ['child', 'parent', 'line'], EDGES_PER_INSERT);
   }
 
   /** Stages one valid row of the file; parents are turned into ids. */
@@ -76,21 +72,18 @@ export class ImportStage {
     if (this.pending === 0) this.db.exec('BEGIN');
     const rank = this.rows;
     const parents = row.parents.map((parent) => this.prefix + parent);
-    const content: StagedContent = { ...row, parents };
-    this.buffered.push(rank, this.prefix + row.code, row.line, contentHash(content), row.status, parents.length > 0 ? 1 : 0, JSON.stringify(content));
-    if (this.buffered.length === ROWS_PER_INSERT * ROW_COLUMNS) {
-      this.insertRows.run(...this.buffered);
-      this.buffered.length = 0;
-    }
-    for (const parent of parents) this.insertEdge.run(rank, parent, row.line);
+    const { text, attributesInOrder } = canonicalContent({ ...row, parents });
+    const attributes = attributesInOrder ? null : JSON.stringify(row.attributes);
+    this.insertRows.add(rank, this.prefix + row.code, row.line, hashOfCanonical(text), row.status, parents.length > 0 ? 1 : 0, text, attributes);
+    for (const parent of parents) this.insertEdges.add(rank, parent, row.line);
     (this as { rows: number }).rows++;
     (this as { edges: number }).edges += parents.length;
     if (++this.pending >= BATCH) this.flush();
   }
 
   private flush(): void {
-    for (let i = 0; i < this.buffered.length; i += ROW_COLUMNS) this.insertRow.run(...this.buffered.slice(i, i + ROW_COLUMNS));
-    this.buffered.length = 0;
+    this.insertRows.flush();
+    this.insertEdges.flush();
     if (this.pending > 0) this.db.exec('COMMIT');
     this.pending = 0;
   }
@@ -124,10 +117,13 @@ export class ImportStage {
   contents(ranks: readonly number[]): Map<number, StagedContent> {
     const found = new Map<number, StagedContent>();
     if (ranks.length === 0) return found;
-    const stmt = this.stmt('SELECT rows.rank, rows.content FROM json_each(?) j CROSS JOIN rows ON rows.rank = j.value');
+    const stmt = this.stmt('SELECT rows.rank, rows.id, rows.line, rows.canonical, rows.attributes FROM json_each(?) j CROSS JOIN rows ON rows.rank = j.value');
     stmt.setReturnArrays(true);
-    for (const [rank, content] of stmt.all(JSON.stringify(ranks)) as unknown as [number, string][])
-      found.set(Number(rank), JSON.parse(content) as StagedContent);
+    for (const [rank, id, line, canonical, attributes] of stmt.all(JSON.stringify(ranks)) as unknown as [number, string, number, string, string | null][]) {
+      const content = contentOfCanonical(canonical);
+      if (attributes !== null) content.attributes = JSON.parse(attributes) as StagedContent['attributes'];
+      found.set(Number(rank), { ...content, code: id.slice(this.prefix.length), line: Number(line) });
+    }
     return found;
   }
 
@@ -160,5 +156,36 @@ export class ImportStage {
   close(): void {
     if (this.db.isOpen) this.db.close();
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Inserts into one table of the stage, perStatement rows a statement; flush() inserts what is left, a row a statement. */
+class BatchedInsert {
+  private readonly one: StatementSync;
+  private readonly many: StatementSync;
+  private readonly columns: number;
+  private readonly perStatement: number;
+  private readonly values: SQLInputValue[] = [];
+
+  constructor(db: DatabaseSync, table: string, columns: readonly string[], perStatement: number) {
+    const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES `;
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    this.one = db.prepare(insert + row);
+    this.many = db.prepare(insert + Array.from({ length: perStatement }, () => row).join(', '));
+    this.columns = columns.length;
+    this.perStatement = perStatement;
+  }
+
+  add(...row: SQLInputValue[]): void {
+    this.values.push(...row);
+    if (this.values.length === this.perStatement * this.columns) {
+      this.many.run(...this.values);
+      this.values.length = 0;
+    }
+  }
+
+  flush(): void {
+    for (let i = 0; i < this.values.length; i += this.columns) this.one.run(...this.values.slice(i, i + this.columns));
+    this.values.length = 0;
   }
 }
