@@ -36,7 +36,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { getCodeNow, type CatalogStore } from '../services/catalog.ts';
+import { lookCodeNow, type CatalogStore, type CodeLook } from '../services/catalog.ts';
 import type { EndpointName } from '../domain/access.ts';
 import { chooseCoding, type ContentCoding } from './accept-encoding.ts';
 import type { CompressedCache } from './compressed-cache.ts';
@@ -208,14 +208,15 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
     const request = new LaneRequest(req);
     const fields = new LaneFields(request.id);
     let access: unknown;
-    let json: string | undefined;
+    let look: CodeLook | undefined;
     let page: KeptPage | undefined;
     try {
       // First without counting: whether the key, its plan and the record or page let the lane answer at all.
       access = gate.cachedAccess!(endpoint, request);
       if (access === undefined) return false;
+      // Neither looks counts in the read cache until the lane answers: a request left to Fastify is counted there.
       if ('page' in target) page = keptPage(req);
-      else json = getCodeNow(store, target.segment);
+      else look = lookCodeNow(store, target.segment);
     } catch (error) {
       // A key refused before anything was counted (401); any other failure is Fastify's to answer.
       if (error instanceof ApiError && error.code === 'invalid_api_key') {
@@ -224,7 +225,9 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
       }
       return false;
     }
-    if (page === undefined && (json === undefined || json.length >= COMPRESSION_THRESHOLD)) return false;
+    // An unknown code's 404, and a record large enough to be compressed, are Fastify's.
+    const json = look?.json;
+    if (page === undefined && (json === undefined || json === null || json.length >= COMPRESSION_THRESHOLD)) return false;
     try {
       if (!gate.admitNow!(endpoint, request, fields, access)) return false;
     } catch (error) {
@@ -248,6 +251,7 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
       if (page.coding !== null) fields.list.push('content-encoding', page.coding);
       fields.list.push('content-length', String(body.length));
     } else {
+      look!.settle();
       body = json!;
       fields.list.push('content-type', JSON_TYPE, 'etag', entityTag(body), 'cache-control', CACHE_CONTROL, 'content-length', String(Buffer.byteLength(body)));
     }

@@ -10,10 +10,10 @@
  * request log run for every request before the handler gets here. Everything
  * else is the store's.
  */
-import type { JsonText } from '../domain/json-text.ts';
+import { jsonText, type JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
-import type { CatalogStore, DerivedReads, KeptAnswers } from './catalog.ts';
+import type { CatalogStore, CodeLook, DerivedReads, KeptAnswers } from './catalog.ts';
 import { CachedNavigation, cachedPage, cachedText, cachedTextNow, SEP, type KeptMeta } from './cached-navigation.ts';
 import { CachedSystems } from './cached-systems.ts';
 import { ReadCache, type ReadCacheStats } from './read-cache.ts';
@@ -45,6 +45,24 @@ export class CachedCatalog implements CatalogStore {
     const store = this.store;
     if (store.codeJsonNow === undefined) return undefined;
     return cachedTextNow(this.cache, `r${SEP}${id}`, () => store.codeJsonNow!(id));
+  }
+
+  lookCodeJsonNow(id: string): CodeLook | undefined {
+    const store = this.store;
+    if (store.codeJsonNow === undefined) return undefined;
+    const key = `r${SEP}${id}`;
+    const version = this.cache.open();
+    const cached = this.cache.get(key, false);
+    if (cached !== undefined) return { json: jsonText<CodeRecord>(cached.text), settle: () => this.cache.hit() };
+    const json = store.codeJsonNow(id);
+    if (json === undefined) return undefined;
+    return {
+      json,
+      settle: () => {
+        this.cache.miss();
+        if (json !== null) this.cache.set(key, json, undefined, version);
+      },
+    };
   }
 
   /**

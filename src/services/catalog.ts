@@ -51,7 +51,28 @@ export type CatalogStore = Pick<Store, 'pageCodes' | 'codeJson' | 'codeExists' |
    * undefined when it can only be read with codeJson().
    */
   codeJsonNow?(id: string): JsonText<CodeRecord> | null | undefined;
+  /**
+   * codeJsonNow() for a caller that may leave the request to another path,
+   * which reads it again: the look counts nothing and keeps nothing until
+   * settle(), which the caller calls only if it answers with the record.
+   */
+  lookCodeJsonNow?(id: string): CodeLook | undefined;
 };
+
+/** A record looked at without counting (CatalogStore.lookCodeJsonNow): json as codeJsonNow() gives it; settle() counts the look and keeps what it read. */
+export interface CodeLook {
+  json: JsonText<CodeRecord> | null;
+  settle(): void;
+}
+
+const NOTHING_TO_SETTLE = (): void => undefined;
+
+/** A record looked at for an answer that may be left to another path (see CatalogStore.lookCodeJsonNow); undefined as for getCodeNow(). */
+export function lookCodeNow(store: CatalogStore, id: string): CodeLook | undefined {
+  if (store.lookCodeJsonNow !== undefined) return store.lookCodeJsonNow(id);
+  const json = store.codeJsonNow?.(id);
+  return json === undefined ? undefined : { json, settle: NOTHING_TO_SETTLE };
+}
 
 export async function listCodes(store: CatalogStore, query: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
   return store.pageCodes(query);

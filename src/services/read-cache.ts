@@ -63,9 +63,10 @@ export class ReadCache<M = undefined> {
     return version;
   }
 
-  /** The text kept under key (a string of its own) and what was kept beside it. */
-  get(key: string): { text: string; meta: M } | undefined {
-    return this.counted(this.ring.text(key));
+  /** The text kept under key (a string of its own) and what was kept beside it; count false as for view(). */
+  get(key: string, count = true): { text: string; meta: M } | undefined {
+    const found = this.ring.text(key);
+    return count ? this.counted(found) : found;
   }
 
   /** The bytes kept under key (a copy: the ring may reuse their place while a socket still sends them) and what was kept beside them. */
@@ -89,9 +90,14 @@ export class ReadCache<M = undefined> {
     return found;
   }
 
-  /** Counts a hit that a look with view(key, false) found and answered. */
+  /** Counts a hit that a look with view(key, false) or get(key, false) found and answered. */
   hit(): void {
     this.hits++;
+  }
+
+  /** Counts a miss that such a look answered (from a read of its own). */
+  miss(): void {
+    this.misses++;
   }
 
   /** Keeps text or bytes when they were read under the version still current (and fit, and are let in: see ByteRing.set). */

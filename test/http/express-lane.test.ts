@@ -109,6 +109,9 @@ describe('the express lane answers as the full path does', () => {
         { code: 'A/B', display: 'A slash' },
         { code: 'ü', display: 'Non-ASCII' },
         { code: 'LONG', display: 'Long', definition: LONG_DEFINITION },
+        // Asked for only by the test of the read cache's counts.
+        { code: 'COUNT', display: 'Counted' },
+        { code: 'COUNTLONG', display: 'Counted, long', definition: LONG_DEFINITION },
       ],
       { system: 'demo', release: 'r1', effectiveDate: '2024-01-01' },
     );
@@ -297,6 +300,30 @@ describe('the express lane answers as the full path does', () => {
     // The full path's side makes the same requests, so that the two sides' limits and usage stay alike.
     for (let i = 0; i < 4; i++) await exchange(plain.port, 'GET', url, bearer(plain.keys.all));
     await exchange(plain.port, 'GET', url, { ...bearer(plain.keys.all), 'Accept-Encoding': 'gzip' });
+  });
+
+  test('the read cache counts a record once, whichever path answers it', async () => {
+    const stats = () => ctx.deps.catalog.stats();
+    const counts = async (path: string): Promise<[number, number]> => {
+      const before = stats();
+      const answer = await exchange(lane.port, 'GET', path, bearer(lane.keys.all));
+      assert.match(answer.status, / (200|404) /);
+      return [stats().hits - before.hits, stats().misses - before.misses];
+    };
+    const laneBefore = await laneCount(lane);
+    // The lane answers a small record: a miss, then a hit.
+    assert.deepEqual(await counts('/v1/codes/demo:COUNT'), [0, 1]);
+    assert.deepEqual(await counts('/v1/codes/demo:COUNT'), [1, 0]);
+    assert.equal(await laneCount(lane), laneBefore + 2);
+    // The lane looks at a record large enough to compress and an unknown code, and leaves them to the full path.
+    assert.deepEqual(await counts('/v1/codes/demo:COUNTLONG'), [0, 1]);
+    assert.deepEqual(await counts('/v1/codes/demo:COUNTLONG'), [1, 0]);
+    assert.deepEqual(await counts('/v1/codes/demo:NOT-THERE'), [0, 1]);
+    assert.deepEqual(await counts('/v1/codes/demo:NOT-THERE'), [0, 1]);
+    assert.equal(await laneCount(lane), laneBefore + 2, 'those were the full path’s');
+    for (const code of ['COUNT', 'COUNT', 'COUNTLONG', 'COUNTLONG', 'NOT-THERE', 'NOT-THERE']) {
+      await exchange(plain.port, 'GET', `/v1/codes/demo:${code}`, bearer(plain.keys.all));
+    }
   });
 
   test('a page the lane answered, after an import: the very next request answers the new data', async () => {
