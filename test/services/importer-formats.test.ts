@@ -123,6 +123,47 @@ test('attributes keep every name, __proto__ and numbers among them, in the order
   ]);
 });
 
+test('a change of an attribute named __proto__ alone is a change like any other', async () => {
+  await t.importText('code,display,__proto__\nA,Alpha,p\n');
+  const again = await t.importText('code,display,__proto__\nA,Alpha,q\n', { mode: 'delta' });
+  assert.deepEqual([again.revised, again.unchanged], [1, 0]);
+  assert.deepEqual(Object.entries((await t.code('t:A'))!.attributes), [['__proto__', 'q']]);
+  assert.equal((await t.importText('code,display,__proto__\nA,Alpha,q\n', { mode: 'delta' })).unchanged, 1);
+});
+
+test('a character whose bytes the 1 MiB read splits arrives whole, in CSV and in NDJSON', async () => {
+  const euros = '€'.repeat(100); // 3 bytes each
+  // Pads the first display until byte 1 MiB falls inside a euro sign, not at its start.
+  for (let pad = 0; pad < 3; pad++) {
+    const displays = Array.from({ length: 3_600 }, (_, i) => (i === 0 ? 'a'.repeat(pad) : '') + euros);
+    const csv = 'code,display\n' + displays.map((d, i) => `C${i},${d}\n`).join('');
+    const bytes = Buffer.from(csv);
+    const at = 1 << 20;
+    if ((bytes[at]! & 0xc0) !== 0x80) continue; // a character's first byte: try the next padding
+    assert.ok(bytes.length > at);
+    await t.importText(csv);
+    const ndjson = displays.map((d, i) => JSON.stringify({ code: `N${i}`, display: d })).join('\n') + '\n';
+    assert.equal(Buffer.from(ndjson)[at]! & 0xc0, 0x80, 'the NDJSON file is split inside a character too');
+    await t.importText(ndjson, { format: 'ndjson', mode: 'delta' });
+    const stored = new Map((await t.codes()).map((c) => [c.id, c.display]));
+    for (const [i, d] of displays.entries()) {
+      assert.equal(stored.get(`t:C${i}`), d);
+      assert.equal(stored.get(`t:N${i}`), d);
+    }
+    return;
+  }
+  assert.fail('no padding put byte 1 MiB inside a character');
+});
+
+test('NDJSON: one byte order mark at the start is dropped, a second is not', async () => {
+  assert.equal((await t.importText('\uFEFF{"code":"A","display":"Alpha"}\n', { format: 'ndjson' })).added, 1);
+  const errors = await errorLines(t.importText('\uFEFF\uFEFF{"code":"B","display":"Beta"}\n', { format: 'ndjson', mode: 'delta' }));
+  assert.deepEqual(
+    errors.map(([line, message]) => [line, message.startsWith('not valid JSON')]),
+    [[1, true]],
+  );
+});
+
 describe('NDJSON', () => {
   const lines = [
     '{"code":"A","display":"Alpha","definition":"Def","status":"deprecated","parents":["P"],"attributes":{"rank":1,"official":true,"note":null},"extra":"top"}',

@@ -7,22 +7,19 @@ import { CONTENT_FIELDS, type ChangeType, type CodeContent, type ContentField } 
 
 /**
  * Canonical text of a code's content: a JSON array of its fields, attribute
- * keys sorted, so equal content hashes equally. `attributesInOrder`: the
- * text's attributes are the content's own keys in their own order, so the
- * text alone gives the content back (stage.ts keeps it in place of the row's
- * JSON: writing both cost a re-import ~10 % of its time).
+ * keys sorted, so equal content hashes equally. A row's attributes come from
+ * validateRow in that order already, so the text alone gives a row back
+ * whole (stage.ts keeps it in place of the row's JSON: writing both cost a
+ * re-import ~10 % of its time).
  */
-export function canonicalContent(content: CodeContent): { text: string; attributesInOrder: boolean } {
-  const attributes: Record<string, unknown> = {};
-  const keys = Object.keys(content.attributes);
-  for (const key of [...keys].sort()) attributes[key] = content.attributes[key];
-  const text = JSON.stringify([content.display, content.definition, content.status, content.parents, attributes]);
-  // Integer-like keys come first whatever the insertion order, and a key __proto__ is not an own key of this object.
-  const canonicalKeys = Object.keys(attributes);
-  return { text, attributesInOrder: canonicalKeys.length === keys.length && canonicalKeys.every((key, i) => key === keys[i]) };
+export function canonicalText(content: CodeContent): string {
+  // No prototype: an attribute named __proto__ is a key like any other (on {} it set the prototype and left the text).
+  const attributes = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(content.attributes).sort()) attributes[key] = content.attributes[key];
+  return JSON.stringify([content.display, content.definition, content.status, content.parents, attributes]);
 }
 
-/** The content whose canonical text this is (the attributes in their sorted order). */
+/** The content whose canonical text this is (the attributes in name order). */
 export function contentOfCanonical(text: string): CodeContent {
   const [display, definition, status, parents, attributes] = JSON.parse(text) as [
     string,
@@ -41,7 +38,7 @@ export function hashOfCanonical(text: string): string {
 }
 
 export function contentHash(content: CodeContent): string {
-  return hashOfCanonical(canonicalContent(content).text);
+  return hashOfCanonical(canonicalText(content));
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { CodeContent, CodeStatus } from '../../domain/records.ts';
-import { canonicalContent, contentOfCanonical, hashOfCanonical } from './diff.ts';
+import { canonicalText, contentOfCanonical, hashOfCanonical } from './diff.ts';
 import { MAX_ERRORS, type ImportRow, type RowError } from './parse.ts';
 
 /** Rows per insert transaction of the stage. */
@@ -59,11 +59,11 @@ export class ImportStage {
       `PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -${CACHE_KIB}; PRAGMA temp_store = FILE; PRAGMA locking_mode = EXCLUSIVE`,
     );
     this.db.exec(`
-      -- canonical: the content's canonical text (diff.ts); attributes: the row's own, when the canonical text's are not (a name __proto__).
-      CREATE TABLE rows (rank INTEGER PRIMARY KEY, id TEXT NOT NULL, line INTEGER NOT NULL, hash TEXT NOT NULL, status TEXT NOT NULL, parents INTEGER NOT NULL, canonical TEXT NOT NULL, attributes TEXT);
+      -- canonical: the content's canonical text (diff.ts), which gives the row's content back.
+      CREATE TABLE rows (rank INTEGER PRIMARY KEY, id TEXT NOT NULL, line INTEGER NOT NULL, hash TEXT NOT NULL, status TEXT NOT NULL, parents INTEGER NOT NULL, canonical TEXT NOT NULL);
       CREATE TABLE edges (child INTEGER NOT NULL, parent TEXT NOT NULL, line INTEGER NOT NULL);
     `);
-    this.insertRows = new BatchedInsert(this.db, 'rows', ['rank', 'id', 'line', 'hash', 'status', 'parents', 'canonical', 'attributes'], ROWS_PER_INSERT);
+    this.insertRows = new BatchedInsert(this.db, 'rows', ['rank', 'id', 'line', 'hash', 'status', 'parents', 'canonical'], ROWS_PER_INSERT);
     this.insertEdges = new BatchedInsert(this.db, 'edges', ['child', 'parent', 'line'], EDGES_PER_INSERT);
   }
 
@@ -72,9 +72,8 @@ export class ImportStage {
     if (this.pending === 0) this.db.exec('BEGIN');
     const rank = this.rows;
     const parents = row.parents.map((parent) => this.prefix + parent);
-    const { text, attributesInOrder } = canonicalContent({ ...row, parents });
-    const attributes = attributesInOrder ? null : JSON.stringify(row.attributes);
-    this.insertRows.add(rank, this.prefix + row.code, row.line, hashOfCanonical(text), row.status, parents.length > 0 ? 1 : 0, text, attributes);
+    const text = canonicalText({ ...row, parents });
+    this.insertRows.add(rank, this.prefix + row.code, row.line, hashOfCanonical(text), row.status, parents.length > 0 ? 1 : 0, text);
     for (const parent of parents) this.insertEdges.add(rank, parent, row.line);
     (this as { rows: number }).rows++;
     (this as { edges: number }).edges += parents.length;
@@ -117,12 +116,10 @@ export class ImportStage {
   contents(ranks: readonly number[]): Map<number, StagedContent> {
     const found = new Map<number, StagedContent>();
     if (ranks.length === 0) return found;
-    const stmt = this.stmt('SELECT rows.rank, rows.id, rows.line, rows.canonical, rows.attributes FROM json_each(?) j CROSS JOIN rows ON rows.rank = j.value');
+    const stmt = this.stmt('SELECT rows.rank, rows.id, rows.line, rows.canonical FROM json_each(?) j CROSS JOIN rows ON rows.rank = j.value');
     stmt.setReturnArrays(true);
-    for (const [rank, id, line, canonical, attributes] of stmt.all(JSON.stringify(ranks)) as unknown as [number, string, number, string, string | null][]) {
-      const content = contentOfCanonical(canonical);
-      if (attributes !== null) content.attributes = JSON.parse(attributes) as StagedContent['attributes'];
-      found.set(Number(rank), { ...content, code: id.slice(this.prefix.length), line: Number(line) });
+    for (const [rank, id, line, canonical] of stmt.all(JSON.stringify(ranks)) as unknown as [number, string, number, string][]) {
+      found.set(Number(rank), { ...contentOfCanonical(canonical), code: id.slice(this.prefix.length), line: Number(line) });
     }
     return found;
   }
