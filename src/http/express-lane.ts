@@ -214,7 +214,8 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
       // First without counting: whether the key, its plan and the record or page let the lane answer at all.
       access = gate.cachedAccess!(endpoint, request);
       if (access === undefined) return false;
-      // Neither looks counts in the read cache until the lane answers: a request left to Fastify is counted there.
+      // Neither look counts in the read cache until the lane answers: a request left to Fastify is counted there. A
+      // record the lane read from the store and leaves (1 KiB or more, not kept yet) is read again there, once.
       if ('page' in target) page = keptPage(req);
       else look = lookCodeNow(store, target.segment);
     } catch (error) {

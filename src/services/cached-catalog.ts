@@ -14,7 +14,7 @@ import { jsonText, type JsonText } from '../domain/json-text.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 import type { ChangeRecord, CodeRecord } from '../domain/records.ts';
 import type { CatalogStore, CodeLook, DerivedReads, KeptAnswers } from './catalog.ts';
-import { CachedNavigation, cachedPage, cachedText, cachedTextNow, SEP, type KeptMeta } from './cached-navigation.ts';
+import { CachedNavigation, cachedPage, cachedText, SEP, type KeptMeta } from './cached-navigation.ts';
 import { CachedSystems } from './cached-systems.ts';
 import { ReadCache, type ReadCacheStats } from './read-cache.ts';
 
@@ -38,19 +38,19 @@ export class CachedCatalog implements CatalogStore {
   }
 
   codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
-    return cachedText(this.cache, `r${SEP}${id}`, () => this.store.codeJson(id));
+    return cachedText(this.cache, recordKey(id), () => this.store.codeJson(id));
   }
 
   codeJsonNow(id: string): JsonText<CodeRecord> | null | undefined {
-    const store = this.store;
-    if (store.codeJsonNow === undefined) return undefined;
-    return cachedTextNow(this.cache, `r${SEP}${id}`, () => store.codeJsonNow!(id));
+    const look = this.lookCodeJsonNow(id);
+    look?.settle();
+    return look?.json;
   }
 
   lookCodeJsonNow(id: string): CodeLook | undefined {
     const store = this.store;
     if (store.codeJsonNow === undefined) return undefined;
-    const key = `r${SEP}${id}`;
+    const key = recordKey(id);
     const version = this.cache.open();
     const cached = this.cache.get(key, false);
     if (cached !== undefined) return { json: jsonText<CodeRecord>(cached.text), settle: () => this.cache.hit() };
@@ -60,6 +60,7 @@ export class CachedCatalog implements CatalogStore {
       json,
       settle: () => {
         this.cache.miss();
+        // Not found is not kept: its 404 asks the store again.
         if (json !== null) this.cache.set(key, json, undefined, version);
       },
     };
@@ -99,4 +100,9 @@ export class CachedCatalog implements CatalogStore {
   stats(): ReadCacheStats {
     return this.cache.stats();
   }
+}
+
+/** A record's key in the read cache. */
+function recordKey(id: string): string {
+  return `r${SEP}${id}`;
 }

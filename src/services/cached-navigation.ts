@@ -98,13 +98,3 @@ export async function cachedText<T>(cache: ReadCache<KeptMeta>, key: string, rea
   if (json !== null) cache.set(key, json, undefined, version);
   return json;
 }
-
-/** cachedText() without a promise, for a read that answers at once (undefined: it cannot, and neither can this). */
-export function cachedTextNow<T>(cache: ReadCache<KeptMeta>, key: string, read: () => JsonText<T> | null | undefined): JsonText<T> | null | undefined {
-  const version = cache.open();
-  const cached = cache.get(key);
-  if (cached !== undefined) return jsonText<T>(cached.text);
-  const json = read();
-  if (json !== null && json !== undefined) cache.set(key, json, undefined, version);
-  return json;
-}
