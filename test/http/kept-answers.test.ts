@@ -138,6 +138,14 @@ describe('answers of the page routes kept whole', () => {
     assert.equal(ctx.deps.catalog.stats().entries, entries);
   });
 
+  test('a 404 keeps nothing: an unknown code’s hierarchy, an unknown system’s roots', async () => {
+    const entries = ctx.deps.catalog.stats().entries;
+    for (const url of ['/v1/codes/kept:NOPE/children', '/v1/codes/kept:NOPE/ancestors', '/v1/systems/nope/roots']) {
+      for (let i = 0; i < 2; i++) assert.equal((await ctx.get(url)).statusCode, 404, url);
+    }
+    assert.equal(ctx.deps.catalog.stats().entries, entries);
+  });
+
   test(`a URL longer than ${MAX_KEPT_URL} characters is answered, and not kept`, async () => {
     // Long but valid: a filter's value of 200 characters, each percent-encoded.
     const padded = `/v1/changes?system=kept&release=${'%72'.repeat(200)}`;
