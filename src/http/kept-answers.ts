@@ -2,11 +2,11 @@
  * The answers of the page routes (/v1/codes, with or without as_of,
  * /v1/changes, /v1/codes/{id}/changes, and the hierarchy's children,
  * descendants, ancestors and roots), kept whole in the read cache under the
- * request's URL: the body as it was sent and its entity tag. Asked again while the data
- * is unchanged, a page is answered with one copy of its bytes: no query, no
- * cursor checked or signed, no envelope, no digest (a 50-code page's cursors,
- * envelope and tag cost ~25 µs of the ~100 µs a page answered from a cache of
- * its records took; bench/HISTORY.md, "answers kept whole").
+ * request's URL: the body as it was sent and its entity tag. Asked again
+ * while the data is unchanged, a page is answered with one copy of its bytes:
+ * no query, no cursor checked or signed, no envelope, no digest (a 50-code
+ * page's cursors, envelope and tag cost ~25 µs of the ~100 µs a page answered
+ * from a cache of its records took; bench/HISTORY.md, "answers kept whole").
  *
  * Why the URL may stand for the answer: a page's body is a function of the
  * URL (path, filters, limit and cursor, all of it checked before the handler
