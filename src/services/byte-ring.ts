@@ -159,17 +159,15 @@ export class ByteRing<M = undefined> {
 
   /** The entry's bytes as text (UTF-8), a new string of its own. */
   text(key: string): { text: string; meta: M } | undefined {
-    const slot = this.#slots.get(key);
+    const slot = this.#read(key);
     if (slot === undefined) return undefined;
-    slot.read = true;
     return { text: this.#buffer!.toString('utf8', slot.start, slot.start + slot.length), meta: slot.meta };
   }
 
   /** The entry's bytes, copied: a later insert may overwrite them in the ring while a socket still sends the copy. */
   copy(key: string): { bytes: Buffer; meta: M } | undefined {
-    const slot = this.#slots.get(key);
+    const slot = this.#read(key);
     if (slot === undefined) return undefined;
-    slot.read = true;
     return { bytes: Buffer.from(this.#buffer!.subarray(slot.start, slot.start + slot.length)), meta: slot.meta };
   }
 
@@ -178,10 +176,16 @@ export class ByteRing<M = undefined> {
    * clear(), so they must be copied (or digested) before anything else is kept.
    */
   view(key: string): { bytes: Buffer; meta: M } | undefined {
-    const slot = this.#slots.get(key);
+    const slot = this.#read(key);
     if (slot === undefined) return undefined;
-    slot.read = true;
     return { bytes: this.#buffer!.subarray(slot.start, slot.start + slot.length), meta: slot.meta };
+  }
+
+  /** The entry under key, marked read (it gets a second chance before eviction). */
+  #read(key: string): Slot<M> | undefined {
+    const slot = this.#slots.get(key);
+    if (slot !== undefined) slot.read = true;
+    return slot;
   }
 
   /**
@@ -191,8 +195,8 @@ export class ByteRing<M = undefined> {
   set(key: string, value: string | Buffer, meta: M): boolean {
     this.delete(key);
     if (this.#maxEntries === 0 || (this.#full && this.#doorkeeper !== null && !this.#doorkeeper.secondSight(key))) return false;
-    if (typeof value === 'string' && value.length > this.#capacity / 8) return false; // UTF-8 is never shorter
-    if (typeof value !== 'string' && value.length > this.#capacity / 8) return false;
+    // A Buffer's length, or a text's: its UTF-8 is never shorter.
+    if (value.length > this.#capacity / 8) return false;
     const extra = keyExtra(key);
     if (ENTRY_OVERHEAD + extra > this.#indexBytes / 8) return false;
     const buffer = (this.#buffer ??= Buffer.allocUnsafeSlow(this.#capacity));
