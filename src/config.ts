@@ -50,6 +50,8 @@ export interface Config {
   readonly readCacheBytes: number;
   /** How much of an SQLite database file is read through a memory map, in bytes; 0: none (every page read is a system call). */
   readonly sqliteMmapBytes: number;
+  /** SQLite: pages of /v1/codes and /v1/changes asked together are read on the reader thread. */
+  readonly sqlitePagesOnThread: boolean;
 }
 
 export const DEFAULTS = {
@@ -64,6 +66,7 @@ export const DEFAULTS = {
   COMPRESSED_CACHE_MB: '8',
   READ_CACHE_MB: '24',
   SQLITE_MMAP_MB: '2048',
+  SQLITE_PAGES_ON_THREAD: '0',
 } as const;
 
 /** The most of a file SQLite maps: the Node.js build keeps SQLite's own cap, 0x7fff0000 bytes (64 KiB under 2 GiB). */
@@ -129,11 +132,16 @@ export function parseDatabaseUrl(raw: string, cwd = process.cwd(), postgres: Pos
   throw new ConfigError('DATABASE_URL: must start with sqlite: or postgres://');
 }
 
-function parseDemoData(text: string | undefined, database: DatabaseConfig): boolean {
-  if (text === undefined || text === '') return database.kind === 'sqlite';
+/** A setting that is 1 or 0; on and off say what each does, for the error. */
+function flagSetting(name: string, text: string, on: string, off: string): boolean {
   if (text === '1') return true;
   if (text === '0') return false;
-  throw new ConfigError(`DEMO_DATA: expected 1 (load the demo data into an empty database) or 0 (never), got "${text}"`);
+  throw new ConfigError(`${name}: expected 1 (${on}) or 0 (${off}), got "${text}"`);
+}
+
+function parseDemoData(text: string | undefined, database: DatabaseConfig): boolean {
+  if (text === undefined || text === '') return database.kind === 'sqlite';
+  return flagSetting('DEMO_DATA', text, 'load the demo data into an empty database', 'never');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -173,5 +181,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     compressedCacheBytes: integerSetting('COMPRESSED_CACHE_MB', env.COMPRESSED_CACHE_MB ?? DEFAULTS.COMPRESSED_CACHE_MB, 0, 4096) * 1024 * 1024,
     readCacheBytes: integerSetting('READ_CACHE_MB', env.READ_CACHE_MB ?? DEFAULTS.READ_CACHE_MB, 0, 4096) * 1024 * 1024,
     sqliteMmapBytes: Math.min(SQLITE_MMAP_MAX_BYTES, integerSetting('SQLITE_MMAP_MB', env.SQLITE_MMAP_MB ?? DEFAULTS.SQLITE_MMAP_MB, 0, 2048) * 1024 * 1024),
+    sqlitePagesOnThread: flagSetting(
+      'SQLITE_PAGES_ON_THREAD',
+      env.SQLITE_PAGES_ON_THREAD ?? DEFAULTS.SQLITE_PAGES_ON_THREAD,
+      'read pages asked together on the reader thread',
+      'read every page on the event loop',
+    ),
   });
 }

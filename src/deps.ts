@@ -57,7 +57,8 @@ export interface DepsOptions {
 }
 
 export async function openStore(config: Config, onIdleError?: (error: Error) => void): Promise<Store> {
-  if (config.database.kind === 'sqlite') return new SqliteStore({ path: config.database.path, mmapBytes: config.sqliteMmapBytes });
+  if (config.database.kind === 'sqlite')
+    return new SqliteStore({ path: config.database.path, mmapBytes: config.sqliteMmapBytes, pagesOnThread: config.sqlitePagesOnThread });
   // Loaded only when configured: the embedded default never pays for pg.
   const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
   const { url, poolSize, connectTimeoutMs, statementTimeoutMs } = config.database;

@@ -32,6 +32,10 @@ test('bad scale-out settings are refused with the name of the setting', () => {
     [{ READ_CACHE_MB: '64MB' }, /^READ_CACHE_MB: /],
     [{ SQLITE_MMAP_MB: '2049' }, /^SQLITE_MMAP_MB: expected an integer from 0 to 2048, got "2049"/],
     [{ SQLITE_MMAP_MB: 'on' }, /^SQLITE_MMAP_MB: /],
+    [
+      { SQLITE_PAGES_ON_THREAD: 'yes' },
+      /^SQLITE_PAGES_ON_THREAD: expected 1 \(read pages asked together on the reader thread\) or 0 \(read every page on the event loop\), got "yes"/,
+    ],
   ];
   for (const [env, message] of cases) {
     assert.throws(
@@ -57,6 +61,8 @@ test('bad scale-out settings are refused with the name of the setting', () => {
   assert.equal(loadConfig({}).sqliteMmapBytes, 0x7fff0000, 'the whole map SQLite allows: 64 KiB under 2 GiB');
   assert.equal(loadConfig({ SQLITE_MMAP_MB: '256' }).sqliteMmapBytes, 256 * 1024 * 1024);
   assert.equal(loadConfig({ SQLITE_MMAP_MB: '0' }).sqliteMmapBytes, 0);
+  assert.equal(loadConfig({}).sqlitePagesOnThread, false, 'pages on the event loop unless asked: the thread costs memory');
+  assert.equal(loadConfig({ SQLITE_PAGES_ON_THREAD: '1' }).sqlitePagesOnThread, true);
 });
 
 test('the server stops at start-up with one line naming the bad setting', async () => {

@@ -1,5 +1,5 @@
 /**
- * SQLite's batch reader thread: a batch or a search page read there answers
+ * SQLite's batch reader thread: a batch, a search page or a page of codes or changes read there answers
  * exactly what the event loop's connection answers, sees every commit made before it was
  * asked, keeps its snapshot no longer than the data version and its age
  * allow, lets a batch in flight finish when the store closes, and gives way
@@ -16,7 +16,8 @@ import fc from 'fast-check';
 import type { BatchRecords } from '../../src/domain/navigation.ts';
 import { BatchReader } from '../../src/store/sqlite/batch-reader.ts';
 import { batchReader } from '../../src/store/sqlite/batch-read.ts';
-import type { RawPage } from '../../src/domain/pages.ts';
+import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../../src/domain/pages.ts';
+import { pageChanges, pageCodes } from '../../src/store/sqlite/pages.ts';
 import type { CodeRecord } from '../../src/domain/records.ts';
 import type { CodeSearchQuery, SearchKey } from '../../src/domain/search.ts';
 import { searchTerms } from '../../src/domain/search-text.ts';
@@ -62,6 +63,18 @@ after(async () => {
 function records(batch: BatchRecords): Map<string, { display: string; status: string }> {
   const list = JSON.parse(`[${batch.json.toString()}]`) as { id: string; display: string; status: string }[];
   return new Map(list.map((r) => [r.id, r]));
+}
+
+/** Every page of a walk, from the first on, each asked with the last key of the one before. */
+async function walk<K>(read: (after: K | null) => Promise<RawPage<K, unknown>>): Promise<RawPage<K, unknown>[]> {
+  const pages: RawPage<K, unknown>[] = [];
+  let after: K | null = null;
+  for (;;) {
+    const page = await read(after);
+    pages.push(page);
+    if (!page.hasMore || pages.length > 4 * CODES) return pages;
+    after = page.last;
+  }
 }
 
 /** A thread on a new, empty database of its own, with snapshot bounds as given, and a writing connection to the same file. */
@@ -196,6 +209,136 @@ describe('the batch reader thread', () => {
     const pages = await walk((one) => reader.search(one, {}, 0), { terms: searchTerms('sao tome'), limit: 10, system: null, status: null });
     assert.ok(pages.length > 1);
     assert.equal((JSON.parse(`[${pages[0]!.json.toString('utf8')}]`) as { display: string }[])[0]!.display, 'second 0 São Tomé € 😀');
+  });
+
+  test('property: pages of codes and of changes walked on the thread equal the same walks on the event loop', async () => {
+    const arrays = (sql: string) => {
+      const statement = loopDb.prepare(sql);
+      statement.setReturnArrays(true);
+      return statement;
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 120 }),
+        fc.constantFrom(null, 'b', 'x'),
+        fc.constantFrom(null, 'active' as const, 'retired' as const),
+        async (limit, system, status) => {
+          const q = { limit, system, status };
+          const threaded = await walk<string>((after) => reader.pageCodes({ ...q, after }, 0));
+          assert.deepEqual(threaded, await walk<string>(async (after) => pageCodes(arrays, { ...q, after })));
+        },
+      ),
+      { numRuns: 30 },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 250 }),
+        fc.record({
+          system: fc.constantFrom(null, 'b', 'x'),
+          codeId: fc.constantFrom(null, 'b:C0', 'b:C200', 'b:NONE'),
+          type: fc.constantFrom(null, 'added' as const, 'revised' as const, 'retired' as const),
+          effectiveFrom: fc.constantFrom(null, '2024-01-01', '2024-03-01'),
+          effectiveTo: fc.constantFrom(null, '2024-01-01', '2030-01-01'),
+          release: fc.constantFrom(null, 'r1', 'r2', 'r9'),
+        }),
+        async (limit, filters) => {
+          const q: Omit<ChangePageQuery, 'after'> = { limit, ...filters };
+          const threaded = await walk<ChangeKey>((after) => reader.pageChanges({ ...q, after }, 0));
+          assert.deepEqual(threaded, await walk<ChangeKey>(async (after) => pageChanges(arrays, { ...q, after })));
+        },
+      ),
+      { numRuns: 40 },
+    );
+    // Not vacuous: both walks went over more than one page, with the records whole.
+    const codes = await walk<string>((after) => reader.pageCodes({ after, limit: 100, system: 'b', status: null }, 0));
+    assert.equal(codes.length, 3);
+    assert.equal((JSON.parse(`[${codes[0]!.json.toString('utf8')}]`) as { display: string }[])[0]!.display, 'second 0 São Tomé € 😀');
+    const changes = await walk<ChangeKey>((after) =>
+      reader.pageChanges({ after, limit: 100, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null }, 0),
+    );
+    assert.ok(changes.length >= 5, `${changes.length} pages of changes`);
+  });
+
+  test('pages asked of the store together are read on the event loop unless the store is set to read them on the thread', async () => {
+    const query = { after: null, limit: 20, system: 'b', status: null };
+    for (const pagesOnThread of [undefined, false]) {
+      const store = new SqliteStore({ path, pagesOnThread });
+      try {
+        await Promise.all([0, 1, 2, 3].map(() => store.pageCodes(query)));
+        await store.navigation.codesBatch(['b:C0', 'b:C1'], null);
+        const threads = (store as unknown as { batchReader: BatchReader }).batchReader;
+        assert.deepEqual(threads.answered, [], `pagesOnThread ${pagesOnThread}: no thread started`);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
+  test('pages asked of the store together are read on the first thread, and equal a lone page read on the event loop', async () => {
+    const store = new SqliteStore({ path, pagesOnThread: true });
+    const threads = (store as unknown as { batchReader: BatchReader }).batchReader;
+    try {
+      const query = (at: number): CodePageQuery => ({ after: `b:C${at}`, limit: 20, system: 'b', status: null });
+      const lone = await store.pageCodes(query(10));
+      assert.deepEqual(threads.answered, [], 'a lone page is read on the event loop');
+      // The next turn: the first page of it is read here (the turn before had one), the others go to the thread.
+      await new Promise((resolve) => setImmediate(resolve));
+      const together = await Promise.all([10, 20, 30, 40].map((at) => store.pageCodes(query(at))));
+      const changes = await Promise.all(
+        [0, 1].map(() => store.pageChanges({ after: null, limit: 30, system: 'b', codeId: null, type: null, effectiveFrom: null, effectiveTo: null })),
+      );
+      assert.deepEqual(threads.answered, [5], 'three pages of codes and both pages of changes went to one thread');
+      assert.deepEqual(together[0], lone);
+      for (const [i, page] of together.entries()) assert.deepEqual(page, await onLoop.pageCodes(query(10 * (i + 1))));
+      assert.deepEqual(changes[1], changes[0]);
+      assert.equal(changes[0]!.count, 30);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('pages asked together go to the thread that leads, not to a second one started by batches', async () => {
+    const pool = new BatchReader({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26 }, { minIds: 1, threads: 2 });
+    try {
+      const ids = Array.from({ length: 50 }, (_, i) => `b:C${i}`);
+      await Promise.all(Array.from({ length: 8 }, () => pool.read(ids, null, 0)));
+      assert.equal(pool.answered.length, 2, 'two threads running');
+      const before = pool.answered;
+      await Promise.all(Array.from({ length: 8 }, (_, i) => pool.pageCodes({ after: `b:C${i}`, limit: 10, system: null, status: null }, 0)));
+      assert.deepEqual(pool.answered, [before[0]! + 8, before[1]]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('pages asked of the store together see an import committed before they were asked', async () => {
+    const store = new SqliteStore({ path, pagesOnThread: true });
+    const codesOf = async (system: string) => Promise.all([0, 1, 2].map(() => store.pageCodes({ after: null, limit: 10, system, status: null })));
+    const changesOf = async (system: string) =>
+      Promise.all([0, 1, 2].map(() => store.pageChanges({ after: null, limit: 10, system, codeId: null, type: null, effectiveFrom: null, effectiveTo: null })));
+    try {
+      assert.deepEqual(
+        (await codesOf('late')).map((page) => page.count),
+        [0, 0, 0],
+      );
+      assert.deepEqual(
+        (await changesOf('late')).map((page) => page.count),
+        [0, 0, 0],
+      );
+      await importRowsInto(onLoop, dir, [{ code: 'L1', display: 'late' }], { system: 'late', release: 'r1', effectiveDate: '2024-07-01' });
+      assert.deepEqual(
+        (await codesOf('late')).map((page) => page.count),
+        [1, 1, 1],
+      );
+      assert.deepEqual(
+        (await changesOf('late')).map((page) => page.count),
+        [1, 1, 1],
+      );
+      const threads = (store as unknown as { batchReader: BatchReader }).batchReader;
+      assert.ok(threads.answered[0]! >= 8, `the thread read most of them: ${threads.answered.join(', ')}`);
+    } finally {
+      await store.close();
+    }
   });
 
   test('a search on the store sees an import committed before it was asked', async () => {

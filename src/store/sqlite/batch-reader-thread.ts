@@ -12,6 +12,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { ownsItsBuffer } from '../../domain/json-text.ts';
 import { batchReader } from './batch-read.ts';
 import { SNAPSHOT_IDLE_MS, SNAPSHOT_MAX_MS, type BatchReaderInit, type ReaderRequest, type ReaderResponse } from './batch-reader.ts';
+import { pageChanges, pageCodes } from './pages.ts';
 import { searchSqlite } from './search.ts';
 import { prepareArrays } from './statements.ts';
 
@@ -95,9 +96,13 @@ interface Reply {
   transfer: ArrayBuffer[];
 }
 
-/** Bytes to transfer, not copy, to the event loop: they need an ArrayBuffer of their own (a small Buffer shares Node's pool). */
+/**
+ * Bytes to transfer, not copy, to the event loop: they need an ArrayBuffer of their own (a small Buffer shares
+ * Node's pool). An empty page's bytes are one Buffer shared by every empty page (pages.ts): transferred, it would be
+ * detached for all of them, and the next empty page's transfer would fail. A new empty array goes instead.
+ */
 function handedOver(bytes: Uint8Array): Uint8Array {
-  return ownsItsBuffer(bytes) ? bytes : new Uint8Array(bytes);
+  return bytes.byteLength > 0 && ownsItsBuffer(bytes) ? bytes : new Uint8Array(bytes);
 }
 
 // Every await in searchSqlite is on SQLite's synchronous reads, so a message is answered in full
@@ -108,8 +113,13 @@ async function answer(request: ReaderRequest): Promise<Reply> {
   let transfer: ArrayBuffer[] = [];
   try {
     snapshotFor(version);
-    if (request.kind === 'search') {
-      const page = await searchSqlite({ arrays }, request.query, request.tuning);
+    if (request.kind !== 'batch') {
+      const page =
+        request.kind === 'search'
+          ? await searchSqlite({ arrays }, request.query, request.tuning)
+          : request.kind === 'codes'
+            ? pageCodes(arrays, request.query)
+            : pageChanges(arrays, request.query);
       const bytes = handedOver(page.json);
       response = { seq, page: { ...page, json: bytes } };
       transfer = [bytes.buffer as ArrayBuffer];

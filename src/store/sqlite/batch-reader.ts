@@ -1,14 +1,21 @@
 /**
- * Batch lookups and searches on a thread of their own. A 200-id batch is ~0.7
- * ms of SQLite work at 1 000 000 codes, nearly all of it waiting on memory
- * (each id is a walk down the B-tree to a random page); a search page joins
- * its hits, scattered over the file, to their records (0.3–1.5 ms). On the
- * event loop either would hold every other request for that long and use only
- * the event loop's core; here it runs beside the event loop on a connection of
- * its own, while the event loop goes on parsing, checking keys and writing
- * answers. Searches could move here only once the server's per-second commits
- * had left this file (activity.ts): the thread began each search's snapshot
- * cold after one, a 20–44 ms tail for a lone client (bench/HISTORY.md).
+ * Batch lookups, searches and (when set to) pages on a thread of their own. A
+ * 200-id batch is ~0.7 ms of SQLite work at 1 000 000 codes, nearly all of it
+ * waiting on memory (each id is a walk down the B-tree to a random page); a
+ * search page joins its hits, scattered over the file, to their records
+ * (0.3–1.5 ms). On the event loop either would hold every other request for
+ * that long and use only the event loop's core; here it runs beside the event
+ * loop on a connection of its own, while the event loop goes on parsing,
+ * checking keys and writing answers. Searches could move here only once the
+ * server's per-second commits had left this file (activity.ts): the thread
+ * began each search's snapshot cold after one, a 20–44 ms tail for a lone
+ * client (bench/HISTORY.md).
+ * With SQLITE_PAGES_ON_THREAD=1, the pages of /v1/codes and /v1/changes come
+ * here too when several are asked in the same turn of the event loop (the
+ * read cache answers those it keeps): a 50-code page's query is ~40 % of its
+ * cost on the event loop, a 200-change page's more, and under load the event
+ * loop's core was full while the other had room. Not by default: the server
+ * then holds ~50 MB more (docs/decisions.md).
  *
  * The thread's batches share one read transaction (a snapshot of the file)
  * for as long as the store's data version (SqliteStore.externalWriteVersion,
@@ -46,8 +53,8 @@
 import { AnsweringThread } from './answering-thread.ts';
 import { jsonItems } from '../../domain/json-text.ts';
 import type { BatchRecords } from '../../domain/navigation.ts';
-import type { RawPage } from '../../domain/pages.ts';
-import type { CodeRecord } from '../../domain/records.ts';
+import type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../../domain/pages.ts';
+import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
 import type { CodeSearchQuery, SearchKey } from '../../domain/search.ts';
 import type { SearchTuning } from '../search-walk.ts';
 
@@ -97,11 +104,16 @@ export type ReaderRequest = {
   seq: number;
   /** The store's data version when it was asked: a snapshot begun at another is not used for it. */
   version: number;
-} & ({ kind: 'batch'; ids: readonly string[]; asOf: string | null } | { kind: 'search'; query: CodeSearchQuery; tuning: SearchTuning });
+} & (
+  | { kind: 'batch'; ids: readonly string[]; asOf: string | null }
+  | { kind: 'search'; query: CodeSearchQuery; tuning: SearchTuning }
+  | { kind: 'codes'; query: CodePageQuery }
+  | { kind: 'changes'; query: ChangePageQuery }
+);
 
 export type ReaderResponse =
   | { seq: number; json: Uint8Array; missing: string[] }
-  | { seq: number; page: Omit<RawPage<SearchKey, CodeRecord>, 'json'> & { json: Uint8Array } }
+  | { seq: number; page: Omit<RawPage<unknown>, 'json'> & { json: Uint8Array } }
   | { seq: number; error: string };
 
 /**
@@ -114,7 +126,7 @@ export type ReaderResponse =
  */
 const ANSWER_DEADLINE_MS = 10_000;
 
-type ReaderAnswer = BatchRecords | RawPage<SearchKey, CodeRecord>;
+type ReaderAnswer = BatchRecords | RawPage<unknown>;
 
 /** One thread of the pool: it answers what it is asked in order, and may lead. */
 class ReaderThread extends AnsweringThread<ReaderRequest, ReaderResponse, ReaderAnswer> {
@@ -150,7 +162,7 @@ function readerAnswer(response: ReaderResponse): ReaderAnswer {
     return { json: Buffer.from(json.buffer, json.byteOffset, json.byteLength), missing };
   }
   // The page's bytes arrive as a Uint8Array (a Buffer does not cross a thread as one): the same bytes, seen as a Buffer.
-  if ('page' in response) return { ...response.page, json: jsonItems<CodeRecord>(response.page.json) };
+  if ('page' in response) return { ...response.page, json: jsonItems<unknown>(response.page.json) };
   throw new Error(`read on the reader thread failed: ${response.error}`);
 }
 
@@ -197,14 +209,30 @@ export class BatchReader {
     return this.ask({ seq: ++this.seq, version, kind: 'search', query, tuning }) as Promise<RawPage<SearchKey, CodeRecord>>;
   }
 
+  /**
+   * One page of /v1/codes (pageCodes), read on the first thread only; version as for read(). With pages on both
+   * threads, the two and the event loop contended for two cores: uniform 200-change pages under load went from
+   * 14 % of L0 on the event loop to 19 % on both threads and 23–24 % on one, the server's memory from ~150 MB to
+   * ~215 MB and ~170–240 MB (bench/HISTORY.md, "pages on the reader thread").
+   */
+  pageCodes(query: CodePageQuery, version: number): Promise<RawPage<string, CodeRecord>> {
+    return this.ask({ seq: ++this.seq, version, kind: 'codes', query }, true) as Promise<RawPage<string, CodeRecord>>;
+  }
+
+  /** One page of /v1/changes (pageChanges), as pageCodes. */
+  pageChanges(query: ChangePageQuery, version: number): Promise<RawPage<ChangeKey, ChangeRecord>> {
+    return this.ask({ seq: ++this.seq, version, kind: 'changes', query }, true) as Promise<RawPage<ChangeKey, ChangeRecord>>;
+  }
+
   /** How many answers each running thread has given, in the order they started (tests). */
   get answered(): number[] {
     return this.threads.map((thread) => thread.answered);
   }
 
-  private ask(request: ReaderRequest): Promise<BatchRecords | RawPage<SearchKey, CodeRecord>> {
+  /** leader: to the thread that leads (the first) while it runs, never to another. */
+  private ask(request: ReaderRequest, leader = false): Promise<ReaderAnswer> {
     if (this.closing !== null) return Promise.reject(new Error('the store is closed'));
-    const thread = this.pick();
+    const thread = (leader ? this.threads.find((running) => running.leads) : undefined) ?? this.pick();
     if (thread === null) return Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
     try {
       return thread.ask(request, undefined);

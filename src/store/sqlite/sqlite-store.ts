@@ -58,6 +58,11 @@ export interface SqliteStoreOptions {
   searchIndex?: boolean;
   /** How much of the file the reading connection maps (PRAGMA mmap_size); default SQLITE_MMAP_MAX_BYTES. */
   mmapBytes?: number;
+  /**
+   * Pages of /v1/codes and /v1/changes asked together are read on the reader thread (SQLITE_PAGES_ON_THREAD):
+   * faster under load, ~50 MB more memory (docs/decisions.md). Default false.
+   */
+  pagesOnThread?: boolean;
   /** Batches of this many ids or more are read on the batch reader's thread (tests set it to see both ways); default BATCH_THREAD_MIN_IDS. */
   batchThreadMinIds?: number;
 }
@@ -101,6 +106,8 @@ export class SqliteStore extends SqliteStatements implements Store {
   readonly navigation: SqliteNavigation;
   private readonly batchReader: BatchReader | null;
   private readonly searchLoad = new TurnLoad();
+  /** null: every page is read on the event loop (pagesOnThread false). */
+  private readonly pageLoad: TurnLoad | null;
   private readonly dataVersion: StatementSync;
   private readonly version: WindowedVersion;
   private readonly importListeners: (() => Promise<void>)[] = [];
@@ -111,6 +118,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.searchTuning = options.searchTuning ?? {};
     this.searchIndex = options.searchIndex ?? true;
     this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
+    this.pageLoad = options.pagesOnThread === true ? new TurnLoad() : null;
     this.db.exec('PRAGMA foreign_keys = ON');
     // SQLite copies a WAL into its database in whichever commit crosses this many pages, on the
     // event loop: at the default 1 000 that took ~20 ms under the request log's writes (now the
@@ -164,8 +172,32 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.importListeners.push(listener);
   }
 
+  /**
+   * With pagesOnThread, on the reader thread when several pages are asked in the same turn (see batch-reader.ts):
+   * the event loop goes on with the other requests meanwhile. A lone client's page, and what the thread cannot
+   * answer, is read here.
+   */
   async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
-    return pageCodes((sql, sameRead) => this.arrays(sql, sameRead), q);
+    return this.readAside(
+      this.pageLoad,
+      (reader, version) => reader.pageCodes(q, version),
+      () => pageCodes((sql, sameRead) => this.arrays(sql, sameRead), q),
+    );
+  }
+
+  /**
+   * The reader thread's answer when this read comes with others in the same turn (load), else (or when the thread
+   * cannot answer, or load is null) the read here on the event loop.
+   */
+  private async readAside<T>(load: TurnLoad | null, onThread: (reader: BatchReader, version: number) => Promise<T>, here: () => T | Promise<T>): Promise<T> {
+    if (this.batchReader !== null && load?.note() === true) {
+      try {
+        return await onThread(this.batchReader, this.externalWriteVersion());
+      } catch {
+        // Read here instead, as a batch is.
+      }
+    }
+    return here();
   }
 
   /**
@@ -177,14 +209,11 @@ export class SqliteStore extends SqliteStatements implements Store {
    * a first page). What the thread cannot answer is read here too.
    */
   async searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
-    if (this.batchReader !== null && this.searchLoad.note()) {
-      try {
-        return await this.batchReader.search(q, this.searchTuning, this.externalWriteVersion());
-      } catch {
-        // Read here instead, as a batch is.
-      }
-    }
-    return searchSqlite({ arrays: (sql) => this.arrays(sql) }, q, this.searchTuning);
+    return this.readAside(
+      this.searchLoad,
+      (reader, version) => reader.search(q, this.searchTuning, version),
+      () => searchSqlite({ arrays: (sql) => this.arrays(sql) }, q, this.searchTuning),
+    );
   }
 
   async codeJson(id: string): Promise<JsonText<CodeRecord> | null> {
@@ -208,8 +237,13 @@ export class SqliteStore extends SqliteStatements implements Store {
     return this.stmt('SELECT 1 AS one FROM codes LIMIT 1').get() !== undefined;
   }
 
+  /** As pageCodes. */
   async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
-    return pageChanges((sql, sameRead) => this.arrays(sql, sameRead), q);
+    return this.readAside(
+      this.pageLoad,
+      (reader, version) => reader.pageChanges(q, version),
+      () => pageChanges((sql, sameRead) => this.arrays(sql, sameRead), q),
+    );
   }
 
   async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
