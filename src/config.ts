@@ -50,7 +50,7 @@ export interface Config {
   readonly readCacheBytes: number;
   /** How much of an SQLite database file is read through a memory map, in bytes; 0: none (every page read is a system call). */
   readonly sqliteMmapBytes: number;
-  /** SQLite: pages of /v1/codes and /v1/changes asked together are read on the reader thread. */
+  /** SQLite: pages of /v1/codes, /v1/changes and /v1/codes/{id}/changes asked together are read on the reader thread. */
   readonly sqlitePagesOnThread: boolean;
 }
 

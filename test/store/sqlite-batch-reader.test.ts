@@ -65,6 +65,18 @@ function records(batch: BatchRecords): Map<string, { display: string; status: st
   return new Map(list.map((r) => [r.id, r]));
 }
 
+/** The store's reader thread, and how many pages it has answered with a page (not an error): a test's look inside the store. */
+function pagesOnThread(store: SqliteStore): { reader: BatchReader; answered: () => number } {
+  const reader = (store as unknown as { batchReader: BatchReader }).batchReader;
+  let answered = 0;
+  const count = <T>(page: Promise<T>): Promise<T> => page.then((one) => (answered++, one));
+  const pageCodes = reader.pageCodes.bind(reader);
+  const pageChanges = reader.pageChanges.bind(reader);
+  reader.pageCodes = (q, version) => count(pageCodes(q, version));
+  reader.pageChanges = (q, version) => count(pageChanges(q, version));
+  return { reader, answered: () => answered };
+}
+
 /** Every page of a walk, from the first on, each asked with the last key of the one before. */
 async function walk<K>(read: (after: K | null) => Promise<RawPage<K, unknown>>): Promise<RawPage<K, unknown>[]> {
   const pages: RawPage<K, unknown>[] = [];
@@ -265,7 +277,6 @@ describe('the batch reader thread', () => {
       const store = new SqliteStore({ path, pagesOnThread });
       try {
         await Promise.all([0, 1, 2, 3].map(() => store.pageCodes(query)));
-        await store.navigation.codesBatch(['b:C0', 'b:C1'], null);
         const threads = (store as unknown as { batchReader: BatchReader }).batchReader;
         assert.deepEqual(threads.answered, [], `pagesOnThread ${pagesOnThread}: no thread started`);
       } finally {
@@ -276,7 +287,7 @@ describe('the batch reader thread', () => {
 
   test('pages asked of the store together are read on the first thread, and equal a lone page read on the event loop', async () => {
     const store = new SqliteStore({ path, pagesOnThread: true });
-    const threads = (store as unknown as { batchReader: BatchReader }).batchReader;
+    const { reader: threads, answered } = pagesOnThread(store);
     try {
       const query = (at: number): CodePageQuery => ({ after: `b:C${at}`, limit: 20, system: 'b', status: null });
       const lone = await store.pageCodes(query(10));
@@ -288,54 +299,71 @@ describe('the batch reader thread', () => {
         [0, 1].map(() => store.pageChanges({ after: null, limit: 30, system: 'b', codeId: null, type: null, effectiveFrom: null, effectiveTo: null })),
       );
       assert.deepEqual(threads.answered, [5], 'three pages of codes and both pages of changes went to one thread');
+      assert.equal(answered(), 5, 'and it answered each with a page');
       assert.deepEqual(together[0], lone);
       for (const [i, page] of together.entries()) assert.deepEqual(page, await onLoop.pageCodes(query(10 * (i + 1))));
-      assert.deepEqual(changes[1], changes[0]);
-      assert.equal(changes[0]!.count, 30);
+      const expected = await onLoop.pageChanges({ after: null, limit: 30, system: 'b', codeId: null, type: null, effectiveFrom: null, effectiveTo: null });
+      assert.deepEqual(changes, [expected, expected]);
+      assert.equal(expected.count, 30);
     } finally {
       await store.close();
     }
   });
 
-  test('pages asked together go to the thread that leads, not to a second one started by batches', async () => {
-    const pool = new BatchReader({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26 }, { minIds: 1, threads: 2 });
-    try {
-      const ids = Array.from({ length: 50 }, (_, i) => `b:C${i}`);
-      await Promise.all(Array.from({ length: 8 }, () => pool.read(ids, null, 0)));
-      assert.equal(pool.answered.length, 2, 'two threads running');
-      const before = pool.answered;
-      await Promise.all(Array.from({ length: 8 }, (_, i) => pool.pageCodes({ after: `b:C${i}`, limit: 10, system: null, status: null }, 0)));
-      assert.deepEqual(pool.answered, [before[0]! + 8, before[1]]);
-    } finally {
-      await pool.close();
+  test('pages go to the thread that leads, never to a second one started by batches, even once the first died', async () => {
+    for (const restartDelayMs of [0, 60_000]) {
+      const pool = new BatchReader({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes: 1 << 26 }, { minIds: 1, threads: 2, restartDelayMs });
+      const pages = () =>
+        Promise.allSettled(Array.from({ length: 8 }, (_, i) => pool.pageCodes({ after: `b:C${i}`, limit: 10, system: null, status: null }, 0)));
+      try {
+        const ids = Array.from({ length: 50 }, (_, i) => `b:C${i}`);
+        await Promise.all(Array.from({ length: 8 }, () => pool.read(ids, null, 0)));
+        assert.equal(pool.answered.length, 2, 'two threads running');
+        const before = pool.answered;
+        assert.ok((await pages()).every((page) => page.status === 'fulfilled'));
+        assert.deepEqual(pool.answered, [before[0]! + 8, before[1]], 'the first thread read every page');
+        // The first thread dies: a new one leads in its place when one may start now; else the pages are refused.
+        await (pool as unknown as { threads: { worker: Worker }[] }).threads[0]!.worker.terminate();
+        const running = (): number => pool.answered.length;
+        while (running() !== 1) await sleep(5);
+        const follower = pool.answered[0]!;
+        const settled = await pages();
+        if (restartDelayMs === 0) {
+          assert.ok(settled.every((page) => page.status === 'fulfilled'));
+          assert.deepEqual(pool.answered, [follower, 8], 'a new thread, the one that leads, read them');
+        } else {
+          assert.ok(settled.every((page) => page.status === 'rejected'));
+          assert.deepEqual(pool.answered, [follower], 'the second thread was asked nothing');
+        }
+      } finally {
+        await pool.close();
+      }
     }
   });
 
   test('pages asked of the store together see an import committed before they were asked', async () => {
     const store = new SqliteStore({ path, pagesOnThread: true });
-    const codesOf = async (system: string) => Promise.all([0, 1, 2].map(() => store.pageCodes({ after: null, limit: 10, system, status: null })));
-    const changesOf = async (system: string) =>
-      Promise.all([0, 1, 2].map(() => store.pageChanges({ after: null, limit: 10, system, codeId: null, type: null, effectiveFrom: null, effectiveTo: null })));
+    const { answered } = pagesOnThread(store);
+    // Three pages of each kind asked together: the thread reads most of them.
+    const counts = async (system: string) => [
+      (await Promise.all([0, 1, 2].map(() => store.pageCodes({ after: null, limit: 10, system, status: null })))).map((page) => page.count),
+      (
+        await Promise.all(
+          [0, 1, 2].map(() => store.pageChanges({ after: null, limit: 10, system, codeId: null, type: null, effectiveFrom: null, effectiveTo: null })),
+        )
+      ).map((page) => page.count),
+    ];
     try {
-      assert.deepEqual(
-        (await codesOf('late')).map((page) => page.count),
+      assert.deepEqual(await counts('late'), [
         [0, 0, 0],
-      );
-      assert.deepEqual(
-        (await changesOf('late')).map((page) => page.count),
         [0, 0, 0],
-      );
+      ]);
       await importRowsInto(onLoop, dir, [{ code: 'L1', display: 'late' }], { system: 'late', release: 'r1', effectiveDate: '2024-07-01' });
-      assert.deepEqual(
-        (await codesOf('late')).map((page) => page.count),
+      assert.deepEqual(await counts('late'), [
         [1, 1, 1],
-      );
-      assert.deepEqual(
-        (await changesOf('late')).map((page) => page.count),
         [1, 1, 1],
-      );
-      const threads = (store as unknown as { batchReader: BatchReader }).batchReader;
-      assert.ok(threads.answered[0]! >= 8, `the thread read most of them: ${threads.answered.join(', ')}`);
+      ]);
+      assert.ok(answered() >= 8, `the thread answered most of them with a page: ${answered()} of 12`);
     } finally {
       await store.close();
     }

@@ -1,7 +1,7 @@
 /**
  * The batch reader's thread (see batch-reader.ts): a connection of its own to
- * the file, answering one batch lookup or search page per message, in the order asked, from
- * a snapshot its batches share while the store's data version stays the same
+ * the file, answering one batch lookup, search page or page of codes or
+ * changes per message, in the order asked, from a snapshot its batches share while the store's data version stays the same
  * (at most snapshotMaxMs, and while batches keep coming). Each time it lets a
  * snapshot go it copies the WAL into the file (a passive checkpoint), so the
  * WAL can start over.
@@ -82,7 +82,7 @@ setInterval(
   Math.max(5, Math.min(snapshotIdleMs, snapshotMaxMs) / 2),
 ).unref();
 
-/** Prepared statements of the searches, by SQL, returning arrays (as SqliteStatements.arrays does on the event loop). */
+/** Prepared statements of the searches and pages, by SQL, returning arrays (as SqliteStatements.arrays does on the event loop). */
 const searchStatements = new Map<string, StatementSync>();
 const arrays = (sql: string): StatementSync => {
   let statement = searchStatements.get(sql);

@@ -10,12 +10,13 @@
  * server's per-second commits had left this file (activity.ts): the thread
  * began each search's snapshot cold after one, a 20–44 ms tail for a lone
  * client (bench/HISTORY.md).
- * With SQLITE_PAGES_ON_THREAD=1, the pages of /v1/codes and /v1/changes come
- * here too when several are asked in the same turn of the event loop (the
- * read cache answers those it keeps): a 50-code page's query is ~40 % of its
- * cost on the event loop, a 200-change page's more, and under load the event
- * loop's core was full while the other had room. Not by default: the server
- * then holds ~50 MB more (docs/decisions.md).
+ * With SQLITE_PAGES_ON_THREAD=1, the pages of /v1/codes, /v1/changes and
+ * /v1/codes/{id}/changes come here too when several are asked in the same
+ * turn of the event loop (the read cache answers those it keeps): a 50-code
+ * page's query is ~40 % of its cost on the event loop, a 200-change page's
+ * more, and under load the event loop's core was full while the other had
+ * room. Not by default: the server then held up to ~90 MB more
+ * (docs/decisions.md).
  *
  * The thread's batches share one read transaction (a snapshot of the file)
  * for as long as the store's data version (SqliteStore.externalWriteVersion,
@@ -99,7 +100,7 @@ export interface BatchReaderInit {
   shareSnapshot?: boolean;
 }
 
-/** What the thread is asked: a batch lookup or a search page, each read on the snapshot of its version. */
+/** What the thread is asked: a batch lookup, a search page or a page of codes or changes, each read on the snapshot of its version. */
 export type ReaderRequest = {
   seq: number;
   /** The store's data version when it was asked: a snapshot begun at another is not used for it. */
@@ -210,16 +211,16 @@ export class BatchReader {
   }
 
   /**
-   * One page of /v1/codes (pageCodes), read on the first thread only; version as for read(). With pages on both
-   * threads, the two and the event loop contended for two cores: uniform 200-change pages under load went from
-   * 14 % of L0 on the event loop to 19 % on both threads and 23–24 % on one, the server's memory from ~150 MB to
-   * ~215 MB and ~170–240 MB (bench/HISTORY.md, "pages on the reader thread").
+   * One page of /v1/codes (pageCodes), read on the thread that leads only; version as for read(). With pages on
+   * both threads, the two and the event loop contended for two cores: uniform 200-change pages under load were
+   * 19 % of L0 with both threads and 23–24 % with one, the server at 210–222 MB and 151–184 MB (bench/HISTORY.md,
+   * "pages on the reader thread").
    */
   pageCodes(query: CodePageQuery, version: number): Promise<RawPage<string, CodeRecord>> {
     return this.ask({ seq: ++this.seq, version, kind: 'codes', query }, true) as Promise<RawPage<string, CodeRecord>>;
   }
 
-  /** One page of /v1/changes (pageChanges), as pageCodes. */
+  /** One page of /v1/changes or /v1/codes/{id}/changes (pageChanges), as pageCodes. */
   pageChanges(query: ChangePageQuery, version: number): Promise<RawPage<ChangeKey, ChangeRecord>> {
     return this.ask({ seq: ++this.seq, version, kind: 'changes', query }, true) as Promise<RawPage<ChangeKey, ChangeRecord>>;
   }
@@ -229,10 +230,10 @@ export class BatchReader {
     return this.threads.map((thread) => thread.answered);
   }
 
-  /** leader: to the thread that leads (the first) while it runs, never to another. */
+  /** leader: to the thread that leads (the first), never to another; refused when none can run now. */
   private ask(request: ReaderRequest, leader = false): Promise<ReaderAnswer> {
     if (this.closing !== null) return Promise.reject(new Error('the store is closed'));
-    const thread = (leader ? this.threads.find((running) => running.leads) : undefined) ?? this.pick();
+    const thread = leader ? this.leader() : this.pick();
     if (thread === null) return Promise.reject(new Error('the batch reader thread stopped; another starts shortly'));
     try {
       return thread.ask(request, undefined);
@@ -248,6 +249,18 @@ export class BatchReader {
     if (best !== null && (best.pending === 0 || this.threads.length >= this.maxThreads)) return best;
     // A thread that cannot start (or keeps dying) must not cost every request a thread start.
     if (performance.now() < this.restartAt) return best;
+    return this.start();
+  }
+
+  /** The thread that leads; when none runs (the first has not started, or died), one started in its place if it may start now. */
+  private leader(): ReaderThread | null {
+    const leading = this.threads.find((running) => running.leads);
+    if (leading !== undefined) return leading;
+    if (performance.now() < this.restartAt || this.threads.length >= this.maxThreads) return null;
+    return this.start();
+  }
+
+  private start(): ReaderThread {
     // One thread (the first, or the one that replaces it when it dies) shares snapshots between its
     // answers and copies the WAL; the others share them only while answers wait.
     const leads = !this.threads.some((running) => running.leads);

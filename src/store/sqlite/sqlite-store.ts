@@ -59,8 +59,8 @@ export interface SqliteStoreOptions {
   /** How much of the file the reading connection maps (PRAGMA mmap_size); default SQLITE_MMAP_MAX_BYTES. */
   mmapBytes?: number;
   /**
-   * Pages of /v1/codes and /v1/changes asked together are read on the reader thread (SQLITE_PAGES_ON_THREAD):
-   * faster under load, ~50 MB more memory (docs/decisions.md). Default false.
+   * Pages of /v1/codes, /v1/changes and /v1/codes/{id}/changes asked together are read on the reader thread
+   * (SQLITE_PAGES_ON_THREAD): faster under load, up to ~90 MB more memory (docs/decisions.md). Default false.
    */
   pagesOnThread?: boolean;
   /** Batches of this many ids or more are read on the batch reader's thread (tests set it to see both ways); default BATCH_THREAD_MIN_IDS. */
