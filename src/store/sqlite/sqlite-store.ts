@@ -177,7 +177,7 @@ export class SqliteStore extends SqliteStatements implements Store {
    * the event loop goes on with the other requests meanwhile. A lone client's page, and what the thread cannot
    * answer, is read here.
    */
-  async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
+  pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {
     return this.readAside(
       this.pageLoad,
       (reader, version) => reader.pageCodes(q, version),
@@ -208,7 +208,7 @@ export class SqliteStore extends SqliteStatements implements Store {
    * thread wake-ups, 0.05–0.3 ms on a virtual machine, more than the read of
    * a first page). What the thread cannot answer is read here too.
    */
-  async searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
+  searchCodes(q: CodeSearchQuery): Promise<RawPage<SearchKey, CodeRecord>> {
     return this.readAside(
       this.searchLoad,
       (reader, version) => reader.search(q, this.searchTuning, version),
@@ -238,7 +238,7 @@ export class SqliteStore extends SqliteStatements implements Store {
   }
 
   /** As pageCodes. */
-  async pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
+  pageChanges(q: ChangePageQuery): Promise<RawPage<ChangeKey, ChangeRecord>> {
     return this.readAside(
       this.pageLoad,
       (reader, version) => reader.pageChanges(q, version),
