@@ -1,10 +1,10 @@
 /**
  * The batch reader's thread (see batch-reader.ts): a connection of its own to
  * the file, answering one batch lookup, search page or page of codes or
- * changes per message, in the order asked, from a snapshot its batches share while the store's data version stays the same
- * (at most snapshotMaxMs, and while batches keep coming). Each time it lets a
- * snapshot go it copies the WAL into the file (a passive checkpoint), so the
- * WAL can start over.
+ * changes per message, in the order asked, from a snapshot its batches share
+ * while the store's data version stays the same (at most snapshotMaxMs, and
+ * while batches keep coming). Each time it lets a snapshot go it copies the
+ * WAL into the file (a passive checkpoint), so the WAL can start over.
  */
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
@@ -83,10 +83,10 @@ setInterval(
 ).unref();
 
 /** Prepared statements of the searches and pages, by SQL, returning arrays (as SqliteStatements.arrays does on the event loop). */
-const searchStatements = new Map<string, StatementSync>();
+const statementsBySql = new Map<string, StatementSync>();
 const arrays = (sql: string): StatementSync => {
-  let statement = searchStatements.get(sql);
-  if (statement === undefined) searchStatements.set(sql, (statement = prepareArrays(db, sql)));
+  let statement = statementsBySql.get(sql);
+  if (statement === undefined) statementsBySql.set(sql, (statement = prepareArrays(db, sql)));
   return statement;
 };
 
