@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { Worker } from 'node:worker_threads';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,6 +22,7 @@ import type { CodeRecord } from '../../src/domain/records.ts';
 import type { CodeSearchQuery, SearchKey } from '../../src/domain/search.ts';
 import { searchTerms } from '../../src/domain/search-text.ts';
 import { searchSqlite } from '../../src/store/sqlite/search.ts';
+import { prepareArrays } from '../../src/store/sqlite/statements.ts';
 import { SqliteNavigation } from '../../src/store/sqlite/navigation.ts';
 import { BUSY_TIMEOUT_MS } from '../../src/store/sqlite/busy.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
@@ -77,17 +78,20 @@ function pagesOnThread(store: SqliteStore): { reader: BatchReader; answered: () 
   return { reader, answered: () => answered };
 }
 
-/** Every page of a walk, from the first on, each asked with the last key of the one before. */
-async function walk<K>(read: (after: K | null) => Promise<RawPage<K, unknown>>): Promise<RawPage<K, unknown>[]> {
-  const pages: RawPage<K, unknown>[] = [];
+/** Every page of a walk, from the first on, each asked with the last key of the one before (stopped past most pages). */
+async function walk<K, T = unknown>(read: (after: K | null) => Promise<RawPage<K, T>>, most = 4 * CODES): Promise<RawPage<K, T>[]> {
+  const pages: RawPage<K, T>[] = [];
   let after: K | null = null;
   for (;;) {
     const page = await read(after);
     pages.push(page);
-    if (!page.hasMore || pages.length > 4 * CODES) return pages;
+    if (!page.hasMore || pages.length > most) return pages;
     after = page.last;
   }
 }
+
+/** A statement on the event loop's connection, rows as arrays, as the store's pages and searches read them. */
+const loopArrays = (sql: string): StatementSync => prepareArrays(loopDb, sql);
 
 /** A thread on a new, empty database of its own, with snapshot bounds as given, and a writing connection to the same file. */
 async function withScratchThread(
@@ -187,21 +191,8 @@ describe('the batch reader thread', () => {
   });
 
   test('property: a search walked page by page on the thread equals the same walk on the event loop', async () => {
-    const arrays = (sql: string) => {
-      const statement = loopDb.prepare(sql);
-      statement.setReturnArrays(true);
-      return statement;
-    };
-    const walk = async (read: (q: CodeSearchQuery) => Promise<RawPage<SearchKey, CodeRecord>>, q: Omit<CodeSearchQuery, 'after'>) => {
-      const pages: RawPage<SearchKey, CodeRecord>[] = [];
-      let after: SearchKey | null = null;
-      for (;;) {
-        const page = await read({ ...q, after });
-        pages.push(page);
-        if (!page.hasMore || pages.length > CODES) return pages;
-        after = page.last;
-      }
-    };
+    const searchWalk = (read: (q: CodeSearchQuery) => Promise<RawPage<SearchKey, CodeRecord>>, q: Omit<CodeSearchQuery, 'after'>) =>
+      walk<SearchKey, CodeRecord>((after) => read({ ...q, after }), CODES);
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('first', 'second', 'fir', 's', 'c1', 'C12', 'b', 'sao', 'SÃO tomé', '😀', '1', 'second 1', 'nothing', '.', 'c12 s', 'c1 f s'),
@@ -210,25 +201,20 @@ describe('the batch reader thread', () => {
         fc.constantFrom(null, 'active' as const, 'retired' as const),
         async (text, limit, system, status) => {
           const q = { terms: searchTerms(text), limit, system, status };
-          const threaded = await walk((one) => reader.search(one, {}, 0), q);
-          const looped = await walk((one) => searchSqlite({ arrays }, one), q);
+          const threaded = await searchWalk((one) => reader.search(one, {}, 0), q);
+          const looped = await searchWalk((one) => searchSqlite({ arrays: loopArrays }, one), q);
           assert.deepEqual(threaded, looped);
         },
       ),
       { numRuns: 60 },
     );
     // Not vacuous: the thread walked more than one page and found the record asked for.
-    const pages = await walk((one) => reader.search(one, {}, 0), { terms: searchTerms('sao tome'), limit: 10, system: null, status: null });
+    const pages = await searchWalk((one) => reader.search(one, {}, 0), { terms: searchTerms('sao tome'), limit: 10, system: null, status: null });
     assert.ok(pages.length > 1);
     assert.equal((JSON.parse(`[${pages[0]!.json.toString('utf8')}]`) as { display: string }[])[0]!.display, 'second 0 São Tomé € 😀');
   });
 
   test('property: pages of codes and of changes walked on the thread equal the same walks on the event loop', async () => {
-    const arrays = (sql: string) => {
-      const statement = loopDb.prepare(sql);
-      statement.setReturnArrays(true);
-      return statement;
-    };
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 120 }),
@@ -237,7 +223,7 @@ describe('the batch reader thread', () => {
         async (limit, system, status) => {
           const q = { limit, system, status };
           const threaded = await walk<string>((after) => reader.pageCodes({ ...q, after }, 0));
-          assert.deepEqual(threaded, await walk<string>(async (after) => pageCodes(arrays, { ...q, after })));
+          assert.deepEqual(threaded, await walk<string>(async (after) => pageCodes(loopArrays, { ...q, after })));
         },
       ),
       { numRuns: 30 },
@@ -256,7 +242,7 @@ describe('the batch reader thread', () => {
         async (limit, filters) => {
           const q: Omit<ChangePageQuery, 'after'> = { limit, ...filters };
           const threaded = await walk<ChangeKey>((after) => reader.pageChanges({ ...q, after }, 0));
-          assert.deepEqual(threaded, await walk<ChangeKey>(async (after) => pageChanges(arrays, { ...q, after })));
+          assert.deepEqual(threaded, await walk<ChangeKey>(async (after) => pageChanges(loopArrays, { ...q, after })));
         },
       ),
       { numRuns: 40 },
@@ -273,12 +259,11 @@ describe('the batch reader thread', () => {
 
   test('pages asked of the store together are read on the event loop unless the store is set to read them on the thread', async () => {
     const query = { after: null, limit: 20, system: 'b', status: null };
-    for (const pagesOnThread of [undefined, false]) {
-      const store = new SqliteStore({ path, pagesOnThread });
+    for (const setting of [undefined, false]) {
+      const store = new SqliteStore({ path, pagesOnThread: setting });
       try {
         await Promise.all([0, 1, 2, 3].map(() => store.pageCodes(query)));
-        const threads = (store as unknown as { batchReader: BatchReader }).batchReader;
-        assert.deepEqual(threads.answered, [], `pagesOnThread ${pagesOnThread}: no thread started`);
+        assert.deepEqual(pagesOnThread(store).reader.answered, [], `pagesOnThread ${setting}: no thread started`);
       } finally {
         await store.close();
       }
