@@ -46,6 +46,8 @@ export interface CodeWrite {
   /** Indexed for search, with the code, in the same transaction. */
   display: string;
   definition: string | null;
+  /** The record has no parents: a root of its system (GET /v1/systems/{system}/roots). */
+  root: boolean;
   /**
    * True when the import found no stored record of this id: the code is new,
    * and so is its search row, which the store then writes without looking for
@@ -60,6 +62,8 @@ export interface ChangeWrite {
   system: string;
   type: ChangeType;
   effectiveDate: string;
+  /** The release the change was imported in (GET /v1/changes?release=). */
+  release: string;
   json: string;
 }
 

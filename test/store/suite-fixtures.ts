@@ -43,7 +43,7 @@ export function codeRow(id: string, status: CodeStatus = 'active', display = `Di
     effective_from: '2024-01-01',
     updated_at: '2024-01-01T00:00:00.000Z',
   };
-  return { id, system, code, status, hash: `hash-${display}-${status}`, json: JSON.stringify(record), display, definition: null };
+  return { id, system, code, status, hash: `hash-${display}-${status}`, json: JSON.stringify(record), display, definition: null, root: true };
 }
 
 export function changeRow(id: number, codeId: string, effectiveDate: string, type: ChangeType = 'added'): ChangeWrite {
@@ -60,7 +60,7 @@ export function changeRow(id: number, codeId: string, effectiveDate: string, typ
     after: { display: `Display of ${codeId}` },
     recorded_at: '2024-01-01T00:00:00.000Z',
   };
-  return { id, codeId, system, type, effectiveDate, json: JSON.stringify(record) };
+  return { id, codeId, system, type, effectiveDate, release: record.release, json: JSON.stringify(record) };
 }
 
 export async function writeCodes(store: Store, codes: CodeWrite[]): Promise<void> {

@@ -146,6 +146,7 @@ export async function applyStaged(
         json,
         display: record.display,
         definition: record.definition,
+        root: record.parents.length === 0,
         isNew: p.previous === null,
       });
       if (repair) {
@@ -164,7 +165,15 @@ export async function applyStaged(
         after: p.previous ? pick(p.content, p.fields) : pick(p.content, ['display', 'definition', 'status', 'parents', 'attributes']),
         recorded_at: now,
       };
-      changeWrites.push({ id: nextId, codeId: p.id, system: req.system, type: p.type, effectiveDate: req.effectiveDate, json: JSON.stringify(change) });
+      changeWrites.push({
+        id: nextId,
+        codeId: p.id,
+        system: req.system,
+        type: p.type,
+        effectiveDate: req.effectiveDate,
+        release: req.release,
+        json: JSON.stringify(change),
+      });
       recorded.push(change);
       records.set(p.id, json);
       counts[p.type]++;

@@ -77,8 +77,8 @@ export class SqliteImportTransaction implements ImportTransaction {
   }
 
   async writeChanges(changes: ChangeWrite[]): Promise<void> {
-    const stmt = this.db.prepare('INSERT INTO changes (id, code_id, system, type, effective_date, json) VALUES (?, ?, ?, ?, ?, ?)');
-    for (const c of changes) stmt.run(c.id, c.codeId, c.system, c.type, c.effectiveDate, c.json);
+    const stmt = this.db.prepare('INSERT INTO changes (id, code_id, system, type, effective_date, release, json) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const c of changes) stmt.run(c.id, c.codeId, c.system, c.type, c.effectiveDate, c.release, c.json);
   }
 
   /**
@@ -101,10 +101,10 @@ export class SqliteImportTransaction implements ImportTransaction {
 
   async writeCodes(codes: CodeWrite[]): Promise<void> {
     const stmt = this.db.prepare(
-      `INSERT INTO codes (id, system, code, status, hash, json) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
+      `INSERT INTO codes (id, system, code, status, hash, json, root) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json, root = excluded.root`,
     );
-    for (const c of codes) stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json);
+    for (const c of codes) stmt.run(c.id, c.system, c.code, c.status, c.hash, c.json, c.root ? 1 : null);
     if (!this.indexesSearch) return;
     this.searchIndexer().writeMany(
       codes.map(searchRowOf),

@@ -10,7 +10,7 @@ import { dropOneCharacterPrefixes, indexExistingCodes, rebuildSearchWords, refol
 import { fillSearchTerms } from './search-terms.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradeSqlite } from '../plan-upgrade.ts';
-import { CLUSTER_VERSIONS, migrateNavigation } from './navigation-migration.ts';
+import { CLUSTER_VERSIONS, INDEX_COLUMNS, migrateNavigation } from './navigation-migration.ts';
 import { ActivityNotCopied, copyIntoActivity, dropMovedTables } from './activity.ts';
 
 /** SQL, or a function for a migration that must compute in JavaScript (it runs in the same transaction). */
@@ -198,6 +198,9 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // 16: the word index without its one-character prefix level (a one-character query word is the OR of
   //     the two-character prefixes it starts), and the word list with what that OR reads
   dropOneCharacterPrefixes,
+  // 17: the roots and release indexes on columns the importer writes, instead of on expressions over the
+  //     record's JSON that SQLite parsed at every insert (see INDEX_COLUMNS)
+  INDEX_COLUMNS,
 ];
 
 /** The version whose migration moves the server's bookkeeping to the activity file. */

@@ -52,7 +52,7 @@ const SCHEMA = `
   CREATE INDEX code_versions_by_code ON code_versions (code_id, valid_from);
   CREATE INDEX code_versions_by_system ON code_versions (system, code_id);
 
-  -- Codes without parents: the roots of their system.
+  -- Codes without parents: the roots of their system (on a column since migration 17, INDEX_COLUMNS).
   -- json_valid first: a damaged record must stay writable (and is no root).
   CREATE INDEX codes_roots ON codes (system, id) WHERE (CASE WHEN json_valid(json) THEN json_extract(json, '$.parents[0]') ELSE 0 END) IS NULL;
   -- GET /v1/changes?release=
@@ -124,4 +124,29 @@ export const CLUSTER_VERSIONS = `
     SELECT code_id, valid_from, change_id, system, valid_to, status, json FROM code_versions ORDER BY code_id, valid_from, change_id;
   DROP TABLE code_versions;
   ALTER TABLE code_versions_by_code_key RENAME TO code_versions;
+`;
+
+/**
+ * Migration 17 on SQLite: the roots index and the release index on columns the
+ * importer writes (codes.root, changes.release), instead of on expressions over
+ * the record's JSON. SQLite evaluated those expressions, and so parsed the JSON,
+ * at every insert of a code and of a change: 3 µs of the ~9 µs each took in a
+ * snapshot's import (bench/HISTORY.md, "2026-12-07, afternoon"). The values are
+ * the expressions' own, so a damaged record is still no root and has no release.
+ * Only the roots are rewritten in codes (the old partial index lists them); every
+ * change is, once.
+ */
+export const INDEX_COLUMNS = `
+  -- 1: a record that parses and has no parents, a root of its system; else NULL.
+  ALTER TABLE codes ADD COLUMN root INTEGER;
+  UPDATE codes SET root = 1 WHERE id IN (SELECT id FROM codes INDEXED BY codes_roots
+    WHERE (CASE WHEN json_valid(json) THEN json_extract(json, '$.parents[0]') ELSE 0 END) IS NULL);
+  DROP INDEX codes_roots;
+  CREATE INDEX codes_roots ON codes (system, id) WHERE root = 1;
+
+  DROP INDEX changes_by_release;
+  -- The release the change was imported in; NULL for a record that does not parse.
+  ALTER TABLE changes ADD COLUMN release TEXT;
+  UPDATE changes SET release = CASE WHEN json_valid(json) THEN json_extract(json, '$.release') END;
+  CREATE INDEX changes_by_release ON changes (release, effective_date, id);
 `;

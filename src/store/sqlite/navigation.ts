@@ -129,7 +129,7 @@ export class SqliteNavigation extends SqliteStatements implements NavigationStor
     const params: Params = { system: q.system, after: q.after ?? '', limit: q.limit + 1 };
     if (q.status !== null) params.status = q.status;
     const sql = `SELECT id, json FROM codes INDEXED BY codes_roots
-      WHERE system = $system AND id > $after AND (CASE WHEN json_valid(json) THEN json_extract(json, '$.parents[0]') ELSE 0 END) IS NULL
+      WHERE system = $system AND id > $after AND root = 1
       ${q.status !== null ? 'AND status = $status' : ''} ORDER BY id LIMIT $limit`;
     return this.page(sql, params, q.limit);
   }

@@ -84,7 +84,7 @@ export function pageChanges(arrays: Arrays, q: ChangePageQuery): RawPage<ChangeK
       ['type = $type', 'type', q.type],
       ['effective_date >= $from', 'from', q.effectiveFrom],
       ['effective_date <= $to', 'to', q.effectiveTo],
-      ["(CASE WHEN json_valid(json) THEN json_extract(json, '$.release') END) = $release", 'release', q.release ?? null],
+      ['release = $release', 'release', q.release ?? null],
     ],
     params,
   );

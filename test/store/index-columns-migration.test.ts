@@ -1,0 +1,105 @@
+/**
+ * Upgrading a SQLite database of schema 16, whose roots and release indexes
+ * were expressions over the records' JSON: migration 17 moves them to columns
+ * (codes.root, changes.release), and the roots pages and the release filter
+ * answer as before, a damaged record still no root and in no release. Writes
+ * after the upgrade keep the columns.
+ */
+import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
+import { test } from 'node:test';
+import type { CodeRecord } from '../../src/domain/records.ts';
+import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { oldCodes, type OldRows, withOldSqlite } from '../helpers/old-schema.ts';
+import { changeRow, codeRow, NO_CHANGE_FILTERS, pageAllChanges, writeChanges, writeCodes } from './suite-fixtures.ts';
+
+/** A code row whose record has these parents (and so is a root or not). */
+function withParents(id: string, parents: string[]) {
+  const row = codeRow(id);
+  const record = JSON.parse(row.json) as CodeRecord;
+  return { ...row, json: JSON.stringify({ ...record, parents }), root: parents.length === 0 };
+}
+
+/** A change row of this release. */
+function ofRelease(id: number, codeId: string, effectiveDate: string, release: string) {
+  const row = changeRow(id, codeId, effectiveDate);
+  return { ...row, release, json: JSON.stringify({ ...JSON.parse(row.json), release }) };
+}
+
+const CODES = [
+  withParents('m:A', []),
+  withParents('m:B', ['m:A']),
+  withParents('m:C', []),
+  // A record that does not parse: no root, as the old index had it.
+  { ...withParents('m:D', []), json: '{"object":"code","parents":[' },
+  withParents('n:X', []),
+];
+const CHANGES = [
+  ofRelease(1, 'm:A', '2024-01-01', 'r1'),
+  ofRelease(2, 'm:B', '2024-01-01', 'r1'),
+  ofRelease(3, 'n:X', '2024-01-01', 'r1'),
+  ofRelease(4, 'm:C', '2024-02-01', 'r2'),
+  // Damaged: in no release.
+  { ...ofRelease(5, 'm:C', '2024-03-01', 'r2'), json: '{"release":"r2"' },
+];
+const OLD: OldRows = [
+  ['codes', oldCodes(CODES)],
+  ['changes', CHANGES.map((c) => ({ id: c.id, code_id: c.codeId, system: c.system, type: c.type, effective_date: c.effectiveDate, json: c.json }))],
+];
+
+async function roots(store: SqliteStore, system: string): Promise<string[]> {
+  const page = await store.navigation.pageRoots({ system, after: null, limit: 50, status: null });
+  return page.count === 0 ? [] : (JSON.parse(`[${page.json.toString('utf8')}]`) as CodeRecord[]).map((r) => r.id);
+}
+
+async function ofReleaseIds(store: SqliteStore, release: string, system: string | null = null): Promise<string[]> {
+  return (await pageAllChanges(store, { ...NO_CHANGE_FILTERS, system, release }, 1)).keys;
+}
+
+test('SQLite: a database of schema 16 gets its roots and release indexes on columns, and answers as before', async () => {
+  await withOldSqlite(16, OLD, async (store) => {
+    const db = new DatabaseSync(store.path, { readOnly: true });
+    const index = (name: string) => (db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string }).sql;
+    assert.match(index('codes_roots'), /WHERE root = 1$/);
+    assert.match(index('changes_by_release'), /\(release, effective_date, id\)$/);
+    assert.deepEqual(
+      db
+        .prepare('SELECT id, root FROM codes ORDER BY id')
+        .all()
+        .map((r) => [r.id, r.root]),
+      [
+        ['m:A', 1],
+        ['m:B', null],
+        ['m:C', 1],
+        ['m:D', null],
+        ['n:X', 1],
+      ],
+    );
+    assert.deepEqual(
+      db
+        .prepare('SELECT id, release FROM changes ORDER BY id')
+        .all()
+        .map((r) => [r.id, r.release]),
+      [
+        [1, 'r1'],
+        [2, 'r1'],
+        [3, 'r1'],
+        [4, 'r2'],
+        [5, null],
+      ],
+    );
+    db.close();
+
+    assert.deepEqual(await roots(store, 'm'), ['m:A', 'm:C'], 'a child and a record that does not parse are no roots');
+    assert.deepEqual(await roots(store, 'n'), ['n:X']);
+    assert.deepEqual(await ofReleaseIds(store, 'r1'), ['2024-01-01#1', '2024-01-01#2', '2024-01-01#3']);
+    assert.deepEqual(await ofReleaseIds(store, 'r1', 'm'), ['2024-01-01#1', '2024-01-01#2']);
+    assert.deepEqual(await ofReleaseIds(store, 'r2'), ['2024-02-01#4'], 'a change that does not parse is in no release');
+
+    // Written after the upgrade: a root gains a parent, a child loses its own, a change of a new release.
+    await writeCodes(store, [withParents('m:A', ['m:C']), withParents('m:B', [])]);
+    await writeChanges(store, [ofRelease(6, 'm:B', '2024-04-01', 'r3')]);
+    assert.deepEqual(await roots(store, 'm'), ['m:B', 'm:C']);
+    assert.deepEqual(await ofReleaseIds(store, 'r3'), ['2024-04-01#6']);
+  });
+});
