@@ -32,6 +32,9 @@ const CODES = [
   withParents('m:C', []),
   // A record that does not parse: no root, as the old index had it.
   { ...withParents('m:D', []), json: '{"object":"code","parents":[' },
+  // Records that parse with no parents list, or one that is not an array: roots, as the old index had them.
+  { ...withParents('m:E', []), json: '{"object":"code","id":"m:E"}' },
+  { ...withParents('m:F', []), json: '{"object":"code","id":"m:F","parents":"m:A"}' },
   withParents('n:X', []),
 ];
 const CHANGES = [
@@ -41,6 +44,8 @@ const CHANGES = [
   ofRelease(4, 'm:C', '2024-02-01', 'r2'),
   // Damaged: in no release.
   { ...ofRelease(5, 'm:C', '2024-03-01', 'r2'), json: '{"release":"r2"' },
+  // A release that is not text: the old expression gave a number, which no release asked for equalled.
+  { ...ofRelease(6, 'm:C', '2024-03-01', 'r2'), json: '{"id":6,"effective_date":"2024-03-01","release":7}' },
 ];
 const OLD: OldRows = [
   ['codes', oldCodes(CODES)],
@@ -72,6 +77,8 @@ test('SQLite: a database of schema 16 gets its roots and release indexes on colu
         ['m:B', null],
         ['m:C', 1],
         ['m:D', null],
+        ['m:E', 1],
+        ['m:F', 1],
         ['n:X', 1],
       ],
     );
@@ -86,20 +93,22 @@ test('SQLite: a database of schema 16 gets its roots and release indexes on colu
         [3, 'r1'],
         [4, 'r2'],
         [5, null],
+        [6, null],
       ],
     );
     db.close();
 
-    assert.deepEqual(await roots(store, 'm'), ['m:A', 'm:C'], 'a child and a record that does not parse are no roots');
+    assert.deepEqual(await roots(store, 'm'), ['m:A', 'm:C', 'm:E', 'm:F'], 'a child and a record that does not parse are no roots');
     assert.deepEqual(await roots(store, 'n'), ['n:X']);
     assert.deepEqual(await ofReleaseIds(store, 'r1'), ['2024-01-01#1', '2024-01-01#2', '2024-01-01#3']);
     assert.deepEqual(await ofReleaseIds(store, 'r1', 'm'), ['2024-01-01#1', '2024-01-01#2']);
     assert.deepEqual(await ofReleaseIds(store, 'r2'), ['2024-02-01#4'], 'a change that does not parse is in no release');
+    assert.deepEqual(await ofReleaseIds(store, '7'), [], 'nor one whose release is not text');
 
     // Written after the upgrade: a root gains a parent, a child loses its own, a change of a new release.
     await writeCodes(store, [withParents('m:A', ['m:C']), withParents('m:B', [])]);
-    await writeChanges(store, [ofRelease(6, 'm:B', '2024-04-01', 'r3')]);
-    assert.deepEqual(await roots(store, 'm'), ['m:B', 'm:C']);
-    assert.deepEqual(await ofReleaseIds(store, 'r3'), ['2024-04-01#6']);
+    await writeChanges(store, [ofRelease(7, 'm:B', '2024-04-01', 'r3')]);
+    assert.deepEqual(await roots(store, 'm'), ['m:B', 'm:C', 'm:E', 'm:F']);
+    assert.deepEqual(await ofReleaseIds(store, 'r3'), ['2024-04-01#7']);
   });
 });

@@ -131,8 +131,8 @@ export const CLUSTER_VERSIONS = `
  * importer writes (codes.root, changes.release), instead of on expressions over
  * the record's JSON. SQLite evaluated those expressions, and so parsed the JSON,
  * at every insert of a code and of a change: 3 µs of the ~9 µs each took in a
- * snapshot's import (bench/HISTORY.md, "2026-12-07, afternoon"). The values are
- * the expressions' own, so a damaged record is still no root and has no release.
+ * snapshot's import (bench/HISTORY.md, "2026-12-07, afternoon"). The values match
+ * what the expressions matched: a damaged record is still no root and has no release.
  * Only the roots are rewritten in codes (the old partial index lists them); every
  * change is, once.
  */
@@ -145,8 +145,10 @@ export const INDEX_COLUMNS = `
   CREATE INDEX codes_roots ON codes (system, id) WHERE root = 1;
 
   DROP INDEX changes_by_release;
-  -- The release the change was imported in; NULL for a record that does not parse.
+  -- The release the change was imported in; NULL for a record that does not parse. A release that is
+  -- not text stays NULL: the old expression gave it as a number, which no text parameter equalled.
   ALTER TABLE changes ADD COLUMN release TEXT;
-  UPDATE changes SET release = CASE WHEN json_valid(json) THEN json_extract(json, '$.release') END;
+  UPDATE changes SET release = CASE WHEN json_valid(json) THEN
+    CASE WHEN json_type(json, '$.release') IN ('text', 'array', 'object') THEN json_extract(json, '$.release') END END;
   CREATE INDEX changes_by_release ON changes (release, effective_date, id);
 `;
