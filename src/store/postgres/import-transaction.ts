@@ -84,8 +84,8 @@ export class PostgresImportTransaction implements ImportTransaction {
     for (const part of chunks(changes)) {
       await exec(
         this.client,
-        `INSERT INTO changes (id, code_id, system, type, effective_date, json)
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+        `INSERT INTO changes (id, code_id, system, type, effective_date, json, release)
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
         [
           part.map((c) => c.id),
           part.map((c) => c.codeId),
@@ -93,6 +93,7 @@ export class PostgresImportTransaction implements ImportTransaction {
           part.map((c) => c.type),
           part.map((c) => c.effectiveDate),
           part.map((c) => c.json),
+          part.map((c) => c.release),
         ],
       );
     }
@@ -112,9 +113,9 @@ export class PostgresImportTransaction implements ImportTransaction {
     for (const part of chunks([...last.values()])) {
       await exec(
         this.client,
-        `INSERT INTO codes (id, system, code, status, hash, json)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-         ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json`,
+        `INSERT INTO codes (id, system, code, status, hash, json, root)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[])
+         ON CONFLICT (id) DO UPDATE SET status = excluded.status, hash = excluded.hash, json = excluded.json, root = excluded.root`,
         [
           part.map((c) => c.id),
           part.map((c) => c.system),
@@ -122,6 +123,8 @@ export class PostgresImportTransaction implements ImportTransaction {
           part.map((c) => c.status),
           part.map((c) => c.hash),
           part.map((c) => c.json),
+          // NULL rather than false, as the migration leaves the codes that are no roots.
+          part.map((c) => (c.root ? true : null)),
         ],
       );
       await writeSearchRows(this.client, part.map(searchRowOf));

@@ -10,7 +10,7 @@ import { exec, LOCK_KEY_SQL, rows, withOwnConnection, type PoolOptions } from '.
 import { indexExistingCodes, POSTGRES_SEARCH_SCHEMA, refoldSearchRows } from './search.ts';
 import { POSTGRES_SYSTEMS_SCHEMA } from './systems.ts';
 import { ADDED_WITH_SEARCH, BEFORE_SEARCH, planUpgradePostgres } from '../plan-upgrade.ts';
-import { migrateNavigation } from './navigation-migration.ts';
+import { INDEX_COLUMNS_POSTGRES, migrateNavigation } from './navigation-migration.ts';
 
 /** SQL, or a function for a migration that must compute in JavaScript (it runs in the same transaction). */
 export type PostgresMigration = string | ((client: pg.Client) => Promise<void>);
@@ -192,6 +192,9 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   migrateNavigation,
   // 8: folding lower-cases after NFKD too (№ → no, ℃ → °c): the search rows it changes, written again
   refoldSearchRows,
+  // 9: the roots and release indexes on columns the importer writes, instead of on functions of the
+  //    record's JSON evaluated at every insert (see INDEX_COLUMNS_POSTGRES)
+  INDEX_COLUMNS_POSTGRES,
 ];
 
 /** Runs on a connection of its own, without the requests' statement timeout: a migration may take long. */

@@ -73,3 +73,27 @@ export async function migrateNavigation(client: pg.Client): Promise<void> {
   const changes = await arrays<[string, string]>(client, 'SELECT code_id, json FROM changes ORDER BY code_id, effective_date, id');
   await writer.appendVersions(replayAll(changes), false);
 }
+
+/**
+ * Migration 9 on PostgreSQL: the roots index and the release index on columns
+ * the importer writes (codes.root, changes.release), as SQLite's migration 17
+ * does. The expressions were plpgsql functions with an exception block, one
+ * subtransaction a call at every insert: 200 000 changes took 3.0–3.4 s with
+ * the release index on the function and 1.3–1.5 s with a column
+ * (bench/HISTORY.md, "2026-12-07, afternoon"). The columns hold the
+ * functions' own values, so a record that does not parse is still no root and
+ * has no release. The functions stay: the previous version's reads call them.
+ */
+export const INDEX_COLUMNS_POSTGRES = `
+  -- true: a record that parses and has no parents, a root of its system; else NULL.
+  ALTER TABLE codes ADD COLUMN root boolean;
+  UPDATE codes SET root = true WHERE codebook_is_root(json);
+  DROP INDEX codes_roots;
+  CREATE INDEX codes_roots ON codes (system, id) WHERE root;
+
+  -- The release the change was imported in; NULL for a record that does not parse.
+  ALTER TABLE changes ADD COLUMN release text;
+  UPDATE changes SET release = codebook_release(json);
+  DROP INDEX changes_by_release;
+  CREATE INDEX changes_by_release ON changes (release, effective_date, id);
+`;

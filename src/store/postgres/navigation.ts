@@ -99,7 +99,7 @@ export class PostgresNavigation implements NavigationStore {
     const values: Value[] = [q.system, q.after ?? '', q.limit + 1];
     const status = q.status !== null ? `AND status = $${values.push(q.status)}` : '';
     return this.page(
-      `SELECT id, json FROM codes WHERE system = $1 AND id > $2 AND codebook_is_root(json)
+      `SELECT id, json FROM codes WHERE system = $1 AND id > $2 AND root
       ${status} ORDER BY id LIMIT $3`,
       values,
       q.limit,

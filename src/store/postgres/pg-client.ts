@@ -80,7 +80,7 @@ export function storeError(error: unknown): unknown {
 }
 
 export type Queryable = pg.Pool | pg.PoolClient | pg.Client;
-export type Value = string | number | boolean | null | string[] | number[];
+export type Value = string | number | boolean | null | string[] | number[] | (boolean | null)[];
 
 const names = new Map<string, string>();
 

@@ -159,7 +159,7 @@ export class PostgresStore implements Store {
     add((p) => `type = ${p}`, q.type);
     add((p) => `effective_date >= ${p}`, q.effectiveFrom);
     add((p) => `effective_date <= ${p}`, q.effectiveTo);
-    add((p) => `codebook_release(json) = ${p}`, q.release ?? null);
+    add((p) => `release = ${p}`, q.release ?? null);
     if (q.after !== null) {
       const date = `$${values.push(q.after.effectiveDate)}`;
       const id = `$${values.push(q.after.id)}::bigint`;
