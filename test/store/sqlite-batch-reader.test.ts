@@ -23,6 +23,7 @@ import type { CodeSearchQuery, SearchKey } from '../../src/domain/search.ts';
 import { searchTerms } from '../../src/domain/search-text.ts';
 import { searchSqlite } from '../../src/store/sqlite/search.ts';
 import { prepareArrays } from '../../src/store/sqlite/statements.ts';
+import { NO_CHANGE_FILTERS } from './suite-fixtures.ts';
 import { SqliteNavigation } from '../../src/store/sqlite/navigation.ts';
 import { BUSY_TIMEOUT_MS } from '../../src/store/sqlite/busy.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
@@ -251,9 +252,7 @@ describe('the batch reader thread', () => {
     const codes = await walk<string>((after) => reader.pageCodes({ after, limit: 100, system: 'b', status: null }, 0));
     assert.equal(codes.length, 3);
     assert.equal((JSON.parse(`[${codes[0]!.json.toString('utf8')}]`) as { display: string }[])[0]!.display, 'second 0 São Tomé € 😀');
-    const changes = await walk<ChangeKey>((after) =>
-      reader.pageChanges({ after, limit: 100, system: null, codeId: null, type: null, effectiveFrom: null, effectiveTo: null }, 0),
-    );
+    const changes = await walk<ChangeKey>((after) => reader.pageChanges({ ...NO_CHANGE_FILTERS, after, limit: 100 }, 0));
     assert.ok(changes.length >= 5, `${changes.length} pages of changes`);
   });
 
@@ -280,14 +279,13 @@ describe('the batch reader thread', () => {
       // The next turn: the first page of it is read here (the turn before had one), the others go to the thread.
       await new Promise((resolve) => setImmediate(resolve));
       const together = await Promise.all([10, 20, 30, 40].map((at) => store.pageCodes(query(at))));
-      const changes = await Promise.all(
-        [0, 1].map(() => store.pageChanges({ after: null, limit: 30, system: 'b', codeId: null, type: null, effectiveFrom: null, effectiveTo: null })),
-      );
+      const changesQuery: ChangePageQuery = { ...NO_CHANGE_FILTERS, after: null, limit: 30, system: 'b' };
+      const changes = await Promise.all([0, 1].map(() => store.pageChanges(changesQuery)));
       assert.deepEqual(threads.answered, [5], 'three pages of codes and both pages of changes went to one thread');
       assert.equal(answered(), 5, 'and it answered each with a page');
       assert.deepEqual(together[0], lone);
       for (const [i, page] of together.entries()) assert.deepEqual(page, await onLoop.pageCodes(query(10 * (i + 1))));
-      const expected = await onLoop.pageChanges({ after: null, limit: 30, system: 'b', codeId: null, type: null, effectiveFrom: null, effectiveTo: null });
+      const expected = await onLoop.pageChanges(changesQuery);
       assert.deepEqual(changes, [expected, expected]);
       assert.equal(expected.count, 30);
     } finally {
@@ -332,11 +330,7 @@ describe('the batch reader thread', () => {
     // Three pages of each kind asked together: the thread reads most of them.
     const counts = async (system: string) => [
       (await Promise.all([0, 1, 2].map(() => store.pageCodes({ after: null, limit: 10, system, status: null })))).map((page) => page.count),
-      (
-        await Promise.all(
-          [0, 1, 2].map(() => store.pageChanges({ after: null, limit: 10, system, codeId: null, type: null, effectiveFrom: null, effectiveTo: null })),
-        )
-      ).map((page) => page.count),
+      (await Promise.all([0, 1, 2].map(() => store.pageChanges({ ...NO_CHANGE_FILTERS, after: null, limit: 10, system })))).map((page) => page.count),
     ];
     try {
       assert.deepEqual(await counts('late'), [
