@@ -13,7 +13,7 @@ import { activityPath, attachActivity } from './activity.ts';
 import { SqliteAccessStore } from './access-store.ts';
 import { SqliteKeyLifeStore } from './key-life-store.ts';
 import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
-import { pageChanges, pageCodes } from './pages.ts';
+import { pageChanges, pageCodes, type Arrays } from './pages.ts';
 import { jsonText, type JsonText } from '../../domain/json-text.ts';
 import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
 import { SqliteSql } from './sql.ts';
@@ -108,6 +108,8 @@ export class SqliteStore extends SqliteStatements implements Store {
   private readonly searchLoad = new TurnLoad();
   /** null: every page is read on the event loop (pagesOnThread false). */
   private readonly pageLoad: TurnLoad | null;
+  /** The connection's statements as the page queries read them (pages.ts), made once rather than at every page. */
+  private readonly pageArrays: Arrays = (sql, sameRead) => this.arrays(sql, sameRead);
   private readonly dataVersion: StatementSync;
   private readonly version: WindowedVersion;
   private readonly importListeners: (() => Promise<void>)[] = [];
@@ -181,7 +183,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     return this.readAside(
       this.pageLoad,
       (reader, version) => reader.pageCodes(q, version),
-      () => pageCodes((sql, sameRead) => this.arrays(sql, sameRead), q),
+      () => pageCodes(this.pageArrays, q),
     );
   }
 
@@ -242,7 +244,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     return this.readAside(
       this.pageLoad,
       (reader, version) => reader.pageChanges(q, version),
-      () => pageChanges((sql, sameRead) => this.arrays(sql, sameRead), q),
+      () => pageChanges(this.pageArrays, q),
     );
   }
 
