@@ -34,6 +34,10 @@ const MEASURE = `(() => {
 })()`;
 
 export async function assertUsable(page: Page, where: string): Promise<void> {
+  // Measured once the page has loaded, stylesheets included: a test that found the page's text may be ahead of its
+  // styles (a page reached at the URL it was already at leaves waitForURL nothing to wait for), and an unstyled
+  // table is wider than a phone.
+  await page.waitForLoadState('load');
   // On a phone the browser widens its layout viewport (innerWidth) to a page that
   // overflows and zooms out, so the screen's width is the one to compare with.
   const screen = page.viewportSize()!.width;
