@@ -38,9 +38,9 @@ export function startServer(dbPath: string, timeoutMs = 30_000): Promise<ServerP
   return startServerWith({ DATABASE_URL: `sqlite:${dbPath}` }, timeoutMs);
 }
 
-/** Starts `node src/main.js` with these settings (DATABASE_URL, REDIS_URL, …) on a free port of 127.0.0.1. */
-export function startServerWith(settings: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['src/main.js'], {
+/** Starts `node [nodeFlags] src/main.js` with these settings (DATABASE_URL, REDIS_URL, …) on a free port of 127.0.0.1. */
+export function startServerWith(settings: Record<string, string>, timeoutMs = 30_000, nodeFlags: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, 'src/main.js'], {
     cwd: ROOT,
     // At info, the server says where it listens.
     env: childEnv({ ...settings, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1' }),

@@ -27,6 +27,8 @@ const INHERITED_SETTINGS = [
   'LOG_LEVEL',
   'DEMO_DATA',
   'PUBLIC_URL',
+  'SQLITE_PAGES_ON_THREAD',
+  'MALLOC_MMAP_THRESHOLD_',
 ];
 
 /** The environment of a child process (CLI or server): this one's, minus the settings above, plus the given ones. */

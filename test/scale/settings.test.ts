@@ -61,7 +61,7 @@ test('bad scale-out settings are refused with the name of the setting', () => {
   assert.equal(loadConfig({}).sqliteMmapBytes, 0x7fff0000, 'the whole map SQLite allows: 64 KiB under 2 GiB');
   assert.equal(loadConfig({ SQLITE_MMAP_MB: '256' }).sqliteMmapBytes, 256 * 1024 * 1024);
   assert.equal(loadConfig({ SQLITE_MMAP_MB: '0' }).sqliteMmapBytes, 0);
-  assert.equal(loadConfig({}).sqlitePagesOnThread, false, 'pages on the event loop unless asked: the thread costs memory');
+  assert.equal(loadConfig({}).sqlitePagesOnThread, false, 'pages on the event loop unless asked: the thread costs memory and the batches their thread');
   assert.equal(loadConfig({ SQLITE_PAGES_ON_THREAD: '1' }).sqlitePagesOnThread, true);
 });
 

@@ -60,7 +60,8 @@ export interface SqliteStoreOptions {
   mmapBytes?: number;
   /**
    * Pages of /v1/codes, /v1/changes and /v1/codes/{id}/changes asked together are read on the reader thread
-   * (SQLITE_PAGES_ON_THREAD): faster under load, up to ~90 MB more memory (docs/decisions.md). Default false.
+   * (SQLITE_PAGES_ON_THREAD; the server's process then fixes glibc's mmap threshold, src/main.js): faster
+   * page scenarios under load, more memory, and the batches and searches lose their thread (docs/decisions.md). Default false.
    */
   pagesOnThread?: boolean;
   /** Batches of this many ids or more are read on the batch reader's thread (tests set it to see both ways); default BATCH_THREAD_MIN_IDS. */
