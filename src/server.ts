@@ -15,8 +15,14 @@ import { lockServer, ServerAlreadyRunning } from './store/sqlite/server-lock.ts'
 
 async function start(): Promise<void> {
   const config = loadConfig();
+  if (config.database.kind === 'sqlite' && config.database.path === ':memory:') {
+    // The tools build the app on one (the OpenAPI document's check); a server would hold nothing.
+    throw new ConfigError(
+      "DATABASE_URL: sqlite::memory: cannot be served: every import (the demo data's, `codebook import`'s) writes through a connection of its own, which would see another, empty database; give a file path, e.g. sqlite:./data/codebook.db",
+    );
+  }
   // Before anything touches the file: a second server on it must not start at all.
-  const lock = config.database.kind === 'sqlite' && config.database.path !== ':memory:' ? lockServer(config.database.path) : null;
+  const lock = config.database.kind === 'sqlite' ? lockServer(config.database.path) : null;
   // Until the app's logger exists (Redis may be found missing while connecting), warnings go to stderr.
   let log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void } = {
     error: (_obj, msg) => process.stderr.write(`codebook: ${msg}\n`),

@@ -65,19 +65,33 @@ test('bad scale-out settings are refused with the name of the setting', () => {
   assert.equal(loadConfig({ SQLITE_PAGES_ON_THREAD: '1' }).sqlitePagesOnThread, true);
 });
 
-test('the server stops at start-up with one line naming the bad setting', async () => {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, REDIS_URL: 'localhost:6379', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the server with these settings and waits for it to stop; its exit code and what it wrote to stderr. */
+async function refusedStart(settings: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   try {
     const [code] = (await once(child, 'exit')) as [number | null];
-    assert.equal(code, 1);
-    assert.equal(stderr, 'codebook: REDIS_URL: must start with redis:// or rediss:// (the scheme given is "localhost:")\n');
+    return { code, stderr };
   } finally {
     clearTimeout(timer);
     if (child.exitCode === null) child.kill('SIGKILL');
   }
+}
+
+test('the server stops at start-up with one line naming the bad setting', async () => {
+  assert.deepEqual(await refusedStart({ REDIS_URL: 'localhost:6379' }), {
+    code: 1,
+    stderr: 'codebook: REDIS_URL: must start with redis:// or rediss:// (the scheme given is "localhost:")\n',
+  });
+});
+
+test('a server on sqlite::memory: is refused at start with a line that says why, not a stack trace', async () => {
+  const { code, stderr } = await refusedStart({ DATABASE_URL: 'sqlite::memory:' });
+  assert.equal(code, 1);
+  assert.match(stderr, /^codebook: DATABASE_URL: sqlite::memory: cannot be served: every import .* writes through a connection of its own.*\n$/);
+  assert.equal(stderr.split('\n').length, 2, stderr);
 });
 
 describe('backend selection', { skip: await skipUnlessBoth() }, () => {
