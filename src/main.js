@@ -23,17 +23,16 @@ import { enableCompileCache } from 'node:module';
  * (execve: the same process id, stdio, arguments and settings) with the
  * threshold fixed. Not when whoever started it set a threshold, nor when the
  * process holds what an exec would drop (an IPC channel to its parent, an
- * inspector); not on PostgreSQL or an in-memory database, which have no
- * reader thread. Node.js aborts the process when execve itself fails, hence
- * the check that the binary can be run. Other C libraries than glibc ignore
- * the variable.
+ * inspector); not on PostgreSQL, which has no reader thread (an in-memory
+ * database is refused at start, src/server.ts). Node.js aborts the process
+ * when execve itself fails, hence the check that the binary can be run.
+ * Other C libraries than glibc ignore the variable.
  */
 const FIXED_MMAP_THRESHOLD = String(128 * 1024);
 
 function readsPagesOnThread() {
   const url = process.env.DATABASE_URL;
-  const sqliteFile = url === undefined || (url.startsWith('sqlite:') && url !== 'sqlite::memory:');
-  return sqliteFile && process.env.SQLITE_PAGES_ON_THREAD === '1';
+  return (url === undefined || url.startsWith('sqlite:')) && process.env.SQLITE_PAGES_ON_THREAD === '1';
 }
 
 function canRunAgain() {
