@@ -20,3 +20,20 @@ export function boundedHeapArgs(args: readonly string[], execArgv: readonly stri
   if (chosen.test(env.NODE_OPTIONS ?? '') || execArgv.some((a) => chosen.test(a))) return null;
   return IMPORT_HEAP_FLAGS;
 }
+
+/**
+ * In the relaunched child: a check to call at every progress tick, which
+ * stops the import as SIGTERM stops it (before its commit) once the CLI that
+ * started it is gone. A signal sent to the CLI is passed on (bin/codebook.js),
+ * but kill -9 cannot be, and the child would import on unseen. An orphan gets
+ * another parent, so its parent's id changes; getppid() costs well under a
+ * microsecond, and the import's write phase runs without turning the event
+ * loop, where a closed IPC channel would be noticed.
+ */
+export function stopWhenOrphaned(env: NodeJS.ProcessEnv): () => void {
+  if (env.CODEBOOK_BOUNDED_HEAP !== '1') return () => undefined;
+  const parent = process.ppid;
+  return () => {
+    if (process.ppid !== parent) process.kill(process.pid, 'SIGTERM');
+  };
+}

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { loadDemo } from '../services/demo.ts';
 import { ImportRejected, runImport, validateRequest, type ImportRequest, type ImportSummary } from '../services/import/importer.ts';
+import { stopWhenOrphaned } from './bounded-heap.ts';
 import { flagOf, helpHint, oneOf, output, parseCommand, required, type Output } from './args.ts';
 import { progressBar } from './progress.ts';
 
@@ -78,8 +79,14 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
   const out = output(values.json);
   const { store } = await deps();
   const bar = progressBar();
+  const orphaned = stopWhenOrphaned(process.env);
   try {
-    const summary = await runImport(store, request, { onProgress: bar.update });
+    const summary = await runImport(store, request, {
+      onProgress: (...tick) => {
+        orphaned();
+        bar.update(...tick);
+      },
+    });
     bar.done();
     out.result(summary, `imported ${describeSummary(summary)}`);
     if (!out.json && summary.unfilteredFeedAt !== null) process.stderr.write(`codebook: note: ${feedNote(summary)}\n`);

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { boundedHeapArgs, IMPORT_HEAP_FLAGS } from '../../src/cli/bounded-heap.ts';
@@ -36,14 +37,17 @@ test('an import through the relaunch prints and exits as before: a refused file 
   assert.match(run.stderr, /appears again/);
 });
 
-test('SIGTERM to the CLI stops the import in its child: the CLI dies of the signal, nothing is imported, the lock is free', async () => {
-  const db = join(dir, 'stopped.db');
+/** `codebook import` of 300 000 rows into DB, started; resolves once the import runs (its first line of progress). */
+async function startBigImport(db: string, tmp: string) {
   const file = join(dir, 'big.csv');
-  const lines = ['code,display,status'];
-  for (let i = 0; i < 300_000; i++) lines.push(`C${i},Code number ${i},active`);
-  writeFileSync(file, `${lines.join('\n')}\n`);
+  if (!existsSync(file)) {
+    const lines = ['code,display,status'];
+    for (let i = 0; i < 300_000; i++) lines.push(`C${i},Code number ${i},active`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+  }
+  mkdirSync(tmp, { recursive: true });
   const child = spawn(process.execPath, [BIN, 'import', file, '--system', 'big', '--release', 'r1', '--effective-date', '2024-01-01'], {
-    env: childEnv({ DATABASE_URL: `sqlite:${db}` }),
+    env: childEnv({ DATABASE_URL: `sqlite:${db}`, TMPDIR: tmp }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -51,14 +55,17 @@ test('SIGTERM to the CLI stops the import in its child: the CLI dies of the sign
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
-  await new Promise((r) => setTimeout(r, 1_500));
-  child.kill('SIGTERM');
-  const started = performance.now();
-  const { code, signal } = await exited;
-  assert.equal(signal, 'SIGTERM', `exit ${code}: ${stderr}`);
-  assert.ok(performance.now() - started < 10_000, 'the CLI stops once its child has');
+  // The pipes close once every process writing to them has: the CLI and the child it relaunched.
+  const closed = once(child.stderr, 'close');
+  await once(child.stderr, 'data');
+  return { child, exited, closed, stderr: () => stderr };
+}
 
-  // Nothing was imported, and the import lock is free: a small import goes through at once.
+/** The import scratch folders in TMP (Node keeps its compile cache there too). */
+const scratchIn = (tmp: string) => readdirSync(tmp).filter((name) => name.startsWith('codebook-import-'));
+
+/** Nothing of the stopped import is stored, and the import lock is free: a small import goes through at once. */
+async function assertNothingImported(db: string): Promise<void> {
   const small = join(dir, 'small.csv');
   writeFileSync(small, 'code,display,status\nA,Alpha,active\n');
   const next = await runCodebook(['import', small, '--system', 'small', '--release', 'r1', '--effective-date', '2024-01-01'], {
@@ -72,4 +79,31 @@ test('SIGTERM to the CLI stops the import in its child: the CLI dies of the sign
   } finally {
     await store.close();
   }
+}
+
+test('SIGTERM to the CLI stops the import in its child: the CLI dies of the signal, nothing is imported or left in TMPDIR, the lock is free', async () => {
+  const db = join(dir, 'stopped.db');
+  const tmp = join(dir, 'tmp-term');
+  const run = await startBigImport(db, tmp);
+  run.child.kill('SIGTERM');
+  const started = performance.now();
+  const { code, signal } = await run.exited;
+  assert.equal(signal, 'SIGTERM', `exit ${code}: ${run.stderr()}`);
+  assert.ok(performance.now() - started < 10_000, 'the CLI stops once its child has');
+  await run.closed;
+  assert.deepEqual(scratchIn(tmp), [], 'the import’s scratch file is gone');
+  await assertNothingImported(db);
+});
+
+test('kill -9 of the CLI stops the import in its child too: nothing is imported or left in TMPDIR', async () => {
+  const db = join(dir, 'killed.db');
+  const tmp = join(dir, 'tmp-kill');
+  const run = await startBigImport(db, tmp);
+  run.child.kill('SIGKILL');
+  assert.equal((await run.exited).signal, 'SIGKILL');
+  const started = performance.now();
+  await run.closed;
+  assert.ok(performance.now() - started < 10_000, 'the child stops once the CLI is gone, not when its import is done');
+  assert.deepEqual(scratchIn(tmp), [], 'the import’s scratch file is gone');
+  await assertNothingImported(db);
 });

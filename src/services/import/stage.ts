@@ -3,8 +3,10 @@
  * runs in bounded memory: a scratch SQLite file of its own (whatever the
  * store's backend), which sorts the rows by id for the merge with the stored
  * codes, finds codes that appear twice, and numbers the rows and their parent
- * edges for the graph checks. It is written without a journal and removed
- * when the import ends: it only ever holds a copy of the file.
+ * edges for the graph checks. It is written without a journal and only ever
+ * holds a copy of the file, so its name is removed as soon as it is open: the
+ * file lives as long as the process holds it, and an import stopped in any way,
+ * kill -9 included, leaves nothing behind in the temporary directory.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +65,9 @@ export class ImportStage {
       CREATE TABLE rows (rank INTEGER PRIMARY KEY, id TEXT NOT NULL, line INTEGER NOT NULL, hash TEXT NOT NULL, status TEXT NOT NULL, parents INTEGER NOT NULL, canonical TEXT NOT NULL);
       CREATE TABLE edges (child INTEGER NOT NULL, parent TEXT NOT NULL, line INTEGER NOT NULL);
     `);
+    // The file exists and this connection holds it (no journal, an exclusive lock): nothing opens it by its name again.
+    // Where a system refuses to remove an open file, close() does.
+    removeScratch(this.dir);
     this.insertRows = new BatchedInsert(this.db, 'rows', ['rank', 'id', 'line', 'hash', 'status', 'parents', 'canonical'], ROWS_PER_INSERT);
     this.insertEdges = new BatchedInsert(this.db, 'edges', ['child', 'parent', 'line'], EDGES_PER_INSERT);
   }
@@ -152,7 +157,15 @@ export class ImportStage {
 
   close(): void {
     if (this.db.isOpen) this.db.close();
-    rmSync(this.dir, { recursive: true, force: true });
+    removeScratch(this.dir);
+  }
+}
+
+function removeScratch(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Still open elsewhere (Windows): close() removes it.
   }
 }
 
