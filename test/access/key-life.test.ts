@@ -54,6 +54,25 @@ describe('expiry', () => {
       assert.throws(() => parseExpiry(bad, now), { name: 'InvalidRequest' }, bad);
     }
   });
+
+  test('a day or time that does not exist is refused as such, not moved to the next one', () => {
+    const now = Date.parse('2026-03-15T12:00:00Z');
+    for (const bad of [
+      '2027-02-30',
+      '2027-04-31',
+      '2027-13-01',
+      '2027-02-30T12:00:00Z',
+      '2027-01-01T24:00:00Z',
+      '2027-01-01T12:60:00Z',
+      '2027-01-01T12:00:60Z',
+      '2027-01-01T12:00:00+24:00',
+    ]) {
+      assert.throws(() => parseExpiry(bad, now), { name: 'InvalidRequest', message: `expiry "${bad}" is not a real date` }, bad);
+    }
+    assert.equal(parseExpiry('2028-02-29', now), '2028-03-01T00:00:00.000Z', 'a leap day is real');
+    assert.equal(parseExpiry('2027-12-31T23:59:59.999Z', now), '2027-12-31T23:59:59.999Z');
+    assert.equal(parseExpiry('2027-01-01T00:30:00-23:59', now), '2027-01-02T00:29:00.000Z');
+  });
 });
 
 describe('roll', () => {

@@ -8,6 +8,7 @@
  */
 import { EXPIRY_DAYS, GRACE_NAMES, GRACE_PERIODS, keyState, type GracePeriod } from '../../domain/key-life.ts';
 import type { ApiKeyInfo, KeyMode, Organisation } from '../../domain/access.ts';
+import { isIsoDate } from '../../domain/records.ts';
 import { InvalidRequest } from '../../errors.ts';
 import type { OrgSettings } from '../../store/key-life-store.ts';
 import { audit } from '../audit.ts';
@@ -16,7 +17,17 @@ import { createKey, type AdminDeps, type CreatedKey } from './admin.ts';
 const DAY_MS = 86_400_000;
 const MAX_EXPIRY_MS = 10 * 366 * DAY_MS;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * Whether every field of a time TIMESTAMP matched is in its range. Date.parse
+ * rolls what is out of range over into the next field (2027-02-30 is March 2,
+ * 24:00 the next day), which would end a key on a day nobody asked for.
+ */
+function isRealTime(m: RegExpExecArray): boolean {
+  const [, date, hour, minute, second = '0', offsetHour = '0', offsetMinute = '0'] = m;
+  return isIsoDate(date!) && Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHour) <= 23 && Number(offsetMinute) <= 59;
+}
 
 /**
  * An expiry as a person gives it: '' or 'never', a number of days ('30d' or
@@ -28,9 +39,10 @@ export function parseExpiry(input: string, nowMs: number): string | null {
   if (text === '' || text === 'never') return null;
   let at: number;
   const days = /^(\d{1,4})d?$/.exec(text);
+  const time = TIMESTAMP.exec(text);
   if (days) at = nowMs + Number(days[1]) * DAY_MS;
-  else if (DATE.test(text)) at = Date.parse(`${text}T00:00:00Z`) + DAY_MS;
-  else if (TIMESTAMP.test(text)) at = Date.parse(text);
+  else if (DATE.test(text)) at = isIsoDate(text) ? Date.parse(`${text}T00:00:00Z`) + DAY_MS : NaN;
+  else if (time) at = isRealTime(time) ? Date.parse(text) : NaN;
   else throw new InvalidRequest(`expiry "${input}" must be never, a number of days (e.g. 90d), a date (YYYY-MM-DD) or a time (RFC 3339)`);
   if (!Number.isFinite(at)) throw new InvalidRequest(`expiry "${input}" is not a real date`);
   if (at <= nowMs) throw new InvalidRequest(`expiry "${input}" is not in the future`);
