@@ -229,6 +229,39 @@ test('usage reports what a running server counted, by key and outcome', async ()
   }
 });
 
+test('a key name with control characters is refused; one stored before is listed with them escaped, not sent to the terminal', async () => {
+  const refused = await cli('keys', 'create', '--org', 'acme', '--name', 'ok\u001b[2J\u001b[31mred');
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.equal(refused.stderr, 'codebook: key name must not contain control characters (line breaks, tabs, escapes)\n');
+  assert.equal((await cli('keys', 'create', '--org', 'acme', '--name', 'two\nlines')).code, 1);
+
+  const deps = await createDeps(loadConfig({ DATABASE_URL: `sqlite:${db}`, LOG_LEVEL: 'silent' }));
+  try {
+    const org = (await deps.store.access.getOrg('acme'))!;
+    const name = 'old\u001b[2Jname\nnext';
+    await deps.store.access.insertKey({
+      id: 'key_escapedname',
+      orgId: org.id,
+      hash: 'f'.repeat(64),
+      displayPrefix: 'svc_live_zzzz',
+      name,
+      mode: 'live',
+      createdAt: new Date().toISOString(),
+    });
+  } finally {
+    await deps.close();
+  }
+  const listed = ok(await cli('keys', 'list', '--org', 'acme'));
+  const row = listed.split('\n').find((line) => line.startsWith('key_escapedname'));
+  assert.ok(row?.includes('old\\u001b[2Jname\\u000anext'), listed);
+  assert.ok(!/\p{Cc}/u.test(listed.replaceAll('\n', '')), `control characters reached the terminal: ${JSON.stringify(listed)}`);
+  assert.equal(
+    (await cliJson<JsonKey[]>(db, ['keys', 'list', '--org', 'acme'])).find((k) => k.id === 'key_escapedname')?.name,
+    'old\u001b[2Jname\nnext',
+    '--json keeps the stored name as it is',
+  );
+});
+
 test('bad arguments: one line on stderr, a non-zero exit, no stack trace', async () => {
   const cases: string[][] = [
     ['plans', 'set', 'gold', '--endpoints', 'codes.list,codes.delete', '--rate-per-minute', '10', '--monthly-quota', '10'],

@@ -36,6 +36,7 @@ export interface AdminDeps {
 const MAX_RATE = 1_000_000;
 const MAX_QUOTA = 1_000_000_000_000;
 const MAX_KEY_NAME = 100;
+const CONTROL = /\p{Cc}/u;
 
 export interface PlanInput {
   name: string;
@@ -128,6 +129,8 @@ export async function createKey(
   const actor = options.actor ?? OPERATOR;
   const trimmed = name.trim();
   if (trimmed.length > MAX_KEY_NAME) throw new InvalidRequest(`key name must be at most ${MAX_KEY_NAME} characters`);
+  // A name is shown in the dashboard, the audit log and the operator's terminal, where an escape sequence would act.
+  if (CONTROL.test(trimmed)) throw new InvalidRequest('key name must not contain control characters (line breaks, tabs, escapes)');
   if (mode === 'test') {
     const plan = await requirePlan(deps, org.plan);
     if (!plan.testKeysAllowed) throw new InvalidRequest(`the ${plan.name} plan does not allow test keys`);
