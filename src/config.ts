@@ -78,6 +78,18 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/**
+ * sqlite::memory: is a database of one connection, gone with its process, and
+ * every import writes through a connection of its own, which would see another,
+ * empty one. The app can be built on it (the tools' check of the OpenAPI
+ * document); the server and the CLI refuse it with why (`use`).
+ */
+export function refuseInMemoryDatabase(config: Config, use: string): void {
+  if (config.database.kind === 'sqlite' && config.database.path === ':memory:') {
+    throw new ConfigError(`DATABASE_URL: sqlite::memory: ${use}; give a file path, e.g. sqlite:./data/codebook.db`);
+  }
+}
+
 export function parseRedis(url: string | undefined, prefix: string = DEFAULTS.REDIS_PREFIX): RedisConfig | null {
   if (url === undefined || url === '') return null;
   let parsed: URL;

@@ -4,7 +4,7 @@
  * SIGTERM/SIGINT that drains in-flight requests and closes the database.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, refuseInMemoryDatabase } from './config.ts';
 import { InvalidRequest } from './errors.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { buildApp } from './http/app.ts';
@@ -15,12 +15,10 @@ import { lockServer, ServerAlreadyRunning } from './store/sqlite/server-lock.ts'
 
 async function start(): Promise<void> {
   const config = loadConfig();
-  if (config.database.kind === 'sqlite' && config.database.path === ':memory:') {
-    // The tools build the app on one (the OpenAPI document's check); a server would hold nothing.
-    throw new ConfigError(
-      "DATABASE_URL: sqlite::memory: cannot be served: every import (the demo data's, `codebook import`'s) writes through a connection of its own, which would see another, empty database; give a file path, e.g. sqlite:./data/codebook.db",
-    );
-  }
+  refuseInMemoryDatabase(
+    config,
+    "cannot be served: every import (the demo data's, `codebook import`'s) writes through a connection of its own, which would see another, empty database",
+  );
   // Before anything touches the file: a second server on it must not start at all.
   const lock = config.database.kind === 'sqlite' ? lockServer(config.database.path) : null;
   // Until the app's logger exists (Redis may be found missing while connecting), warnings go to stderr.

@@ -2,7 +2,7 @@
  * The operator's command line. Every command opens the configured database
  * (bringing it to the current schema) and prints one line on failure.
  */
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, refuseInMemoryDatabase } from '../config.ts';
 import { createDeps, type Deps } from '../deps.ts';
 import { CliError, InvalidRequest } from '../errors.ts';
 import { flagOf } from './args.ts';
@@ -46,7 +46,15 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[name];
   let deps: Deps | null = null;
-  const getDeps = async () => (deps ??= await createDeps(loadConfig()));
+  const getDeps = async () => {
+    if (deps !== null) return deps;
+    const config = loadConfig();
+    refuseInMemoryDatabase(
+      config,
+      'cannot hold what a command writes: it would be gone when the command ends, and an import writes through a connection of its own, which would see another, empty database',
+    );
+    return (deps = await createDeps(config));
+  };
   try {
     if (!command) throw new CliError(`unknown command "${name}" (see: codebook --help)`, 2);
     await command.run(args, getDeps);

@@ -4,7 +4,7 @@
  * one-line error with a non-zero exit for every bad argument.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,6 +13,7 @@ import { createDeps } from '../../src/deps.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createOrg, setPlan } from '../../src/services/access/admin.ts';
 import { cliJson, runCli, type CliResult } from '../access/processes.ts';
+import { runCodebook } from '../helpers/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'codebook-access-cli-'));
 const db = join(dir, 'codebook.db');
@@ -260,6 +261,25 @@ test('a key name with control characters is refused; one stored before is listed
     'old\u001b[2Jname\nnext',
     '--json keeps the stored name as it is',
   );
+});
+
+test('every command refuses sqlite::memory: with one line that says why, instead of writing into a database that ends with it', async () => {
+  const file = join(dir, 'one.csv');
+  writeFileSync(file, 'code,display\nA,Alpha\n');
+  const commands = [
+    ['orgs', 'create', 'ephemeral', '--plan', 'free'],
+    ['keys', 'list', '--org', 'acme'],
+    ['import', file, '--system', 'x', '--release', 'r1', '--effective-date', '2024-01-01'],
+  ];
+  await all(commands, async (args) => {
+    const r = await runCodebook(args, { settings: { DATABASE_URL: 'sqlite::memory:' } });
+    assert.equal(r.code, 1, `codebook ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    assert.match(
+      r.stderr,
+      /^codebook: DATABASE_URL: sqlite::memory: cannot hold what a command writes: .*give a file path, e\.g\. sqlite:\.\/data\/codebook\.db\n$/,
+    );
+    assert.equal(r.stdout, '');
+  });
 });
 
 test('bad arguments: one line on stderr, a non-zero exit, no stack trace', async () => {
