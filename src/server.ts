@@ -5,7 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig, refuseInMemoryDatabase } from './config.ts';
-import { InvalidRequest } from './errors.ts';
+import { InvalidRequest, StoreUnavailableError } from './errors.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { buildApp } from './http/app.ts';
 import { loadDemo } from './services/demo.ts';
@@ -96,6 +96,9 @@ async function loadDemoData(deps: Deps, log: FastifyBaseLogger): Promise<string 
 start().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof ServerAlreadyRunning) {
     process.stderr.write(`codebook: ${error.message}\n`);
+  } else if (error instanceof StoreUnavailableError) {
+    // The database is down, or its name, role or password in DATABASE_URL is wrong: the operator's to fix, not a bug.
+    process.stderr.write(`codebook: failed to start: ${error.message}\n`);
   } else {
     process.stderr.write(`codebook: failed to start: ${(error as Error).stack ?? String(error)}\n`);
   }

@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig, refuseInMemoryDatabase } from '../config.ts';
 import { createDeps, type Deps } from '../deps.ts';
-import { CliError, InvalidRequest } from '../errors.ts';
+import { CliError, InvalidRequest, StoreUnavailableError } from '../errors.ts';
 import { flagOf } from './args.ts';
 import { backupCommand } from './backup.ts';
 import { demoCommand, importCommand } from './import.ts';
@@ -60,7 +60,8 @@ export async function runCli(argv: string[]): Promise<number> {
     await command.run(args, getDeps);
     return 0;
   } catch (error) {
-    if (error instanceof CliError || error instanceof ConfigError || error instanceof InvalidRequest) {
+    // An unavailable store (PostgreSQL down, or its database or role missing) is the operator's to fix, not a bug.
+    if (error instanceof CliError || error instanceof ConfigError || error instanceof InvalidRequest || error instanceof StoreUnavailableError) {
       const message = error instanceof InvalidRequest ? error.describe(flagOf) : error.message;
       if (message !== '') process.stderr.write(`codebook: ${message}\n`);
       return error instanceof CliError ? error.exitCode : 1;

@@ -14,6 +14,8 @@ import { buildApp } from '../../src/http/app.ts';
 import { createOrg, setPlan } from '../../src/services/access/admin.ts';
 import { cliJson, runCli, type CliResult } from '../access/processes.ts';
 import { runCodebook } from '../helpers/cli.ts';
+import { ADMIN_URL } from '../helpers/postgres.ts';
+import { skipUnlessPostgres } from '../helpers/services.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'codebook-access-cli-'));
 const db = join(dir, 'codebook.db');
@@ -280,6 +282,24 @@ test('every command refuses sqlite::memory: with one line that says why, instead
     );
     assert.equal(r.stdout, '');
   });
+});
+
+test('a PostgreSQL database or role that does not exist is named as such, not reported as unreachable', { skip: await skipUnlessPostgres() }, async () => {
+  const url = (path: string, user?: string) => {
+    const u = new URL(ADMIN_URL);
+    u.pathname = path;
+    if (user !== undefined) u.username = user;
+    return u.href;
+  };
+  const cases: [string, RegExp][] = [
+    [url('/codebook_no_such_database'), /^codebook: PostgreSQL refused the connection: database "codebook_no_such_database" does not exist\n$/],
+    [url('/postgres', 'codebook_no_such_role'), /^codebook: PostgreSQL refused the connection: role "codebook_no_such_role" does not exist\n$/],
+  ];
+  for (const [databaseUrl, said] of cases) {
+    const r = await runCodebook(['orgs', 'list'], { settings: { DATABASE_URL: databaseUrl } });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, said);
+  }
 });
 
 test('bad arguments: one line on stderr, a non-zero exit, no stack trace', async () => {

@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createDeps } from '../../src/deps.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
+import { ADMIN_URL, createTestDatabase } from '../helpers/postgres.ts';
 import { deleteUnder, redisClient, runPrefix } from '../helpers/redis.ts';
-import { REDIS_URL, skipUnlessBoth } from '../helpers/services.ts';
+import { REDIS_URL, skipUnlessBoth, skipUnlessPostgres } from '../helpers/services.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -92,6 +92,15 @@ test('a server on sqlite::memory: is refused at start with a line that says why,
   assert.equal(code, 1);
   assert.match(stderr, /^codebook: DATABASE_URL: sqlite::memory: cannot be served: every import .* writes through a connection of its own.*\n$/);
   assert.equal(stderr.split('\n').length, 2, stderr);
+});
+
+test('a server whose PostgreSQL database does not exist stops at start with one line naming it', { skip: await skipUnlessPostgres() }, async () => {
+  const url = new URL(ADMIN_URL);
+  url.pathname = '/codebook_no_such_database';
+  assert.deepEqual(await refusedStart({ DATABASE_URL: url.href }), {
+    code: 1,
+    stderr: 'codebook: failed to start: PostgreSQL refused the connection: database "codebook_no_such_database" does not exist\n',
+  });
 });
 
 describe('backend selection', { skip: await skipUnlessBoth() }, () => {

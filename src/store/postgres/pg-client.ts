@@ -73,9 +73,20 @@ export function isUnavailable(error: unknown): boolean {
   return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message);
 }
 
-/** Connection failures become StoreUnavailableError; everything else is passed through. */
+/** A database or role that does not exist, or a password refused: reached, but not usable as configured. */
+const REFUSED_SQLSTATE = /^(3D000|28000|28P01)$/;
+
+/**
+ * Connection failures become StoreUnavailableError; everything else is passed
+ * through. A refusal keeps PostgreSQL's own words (they name the database or
+ * role, never a password), so an operator can see the typo in DATABASE_URL.
+ */
 export function storeError(error: unknown): unknown {
   if (error instanceof StoreUnavailableError || !isUnavailable(error)) return error;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && REFUSED_SQLSTATE.test(code) && typeof message === 'string') {
+    return new StoreUnavailableError(`PostgreSQL refused the connection: ${message}`, { cause: error });
+  }
   return new StoreUnavailableError('PostgreSQL is unreachable', { cause: error });
 }
 
