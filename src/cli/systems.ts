@@ -1,7 +1,7 @@
 /** `codebook systems list|show|set`. */
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
-import { allSystems, releaseRecord, setSystemFields, systemRecord } from '../services/systems.ts';
+import { allReleases, allSystems, releaseRecord, setSystemFields, systemRecord } from '../services/systems.ts';
 import type { SystemFields, SystemInfo } from '../domain/systems.ts';
 import { groupHelp, helpHint, output, parseCommand } from './args.ts';
 import { table } from './table.ts';
@@ -48,7 +48,7 @@ export async function systemsCommand(args: string[], deps: () => Promise<Deps>):
       if (positionals.length !== 1) throw new CliError(`expected one SYSTEM ${helpHint(USAGE)}`, 2);
       const system = await store.systems.getSystem(positionals[0]!);
       if (system === null) throw new CliError(`no system "${positionals[0]}" (see: codebook systems list)`);
-      const releases = await store.systems.pageReleases(system.id, null, 1000);
+      const releases = await allReleases(store, system.id);
       const releaseLines = table(
         ['RELEASE', 'EFFECTIVE', 'MODE', 'ADDED', 'REVISED', 'RETIRED', 'REACTIVATED'],
         releases.map((r) => [r.id, r.effectiveDate, r.mode, r.counts.added, r.counts.revised, r.counts.retired, r.counts.reactivated].map(String)),

@@ -101,6 +101,17 @@ export async function allSystems(store: Store): Promise<SystemInfo[]> {
   }
 }
 
+/** Every release of a system, in import order, for the operator's view (pageSize: how many a query reads). */
+export async function allReleases(store: Store, system: string, pageSize = 500): Promise<ReleaseInfo[]> {
+  const out: ReleaseInfo[] = [];
+  for (let after: number | null = null; ;) {
+    const page = await store.systems.pageReleases(system, after, pageSize);
+    out.push(...page);
+    if (page.length < pageSize) return out;
+    after = page.at(-1)!.seq;
+  }
+}
+
 const MAX_FIELD_LENGTH = 2000;
 
 /**
