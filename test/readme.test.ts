@@ -168,6 +168,19 @@ const SYNOPSES: Record<string, (s: State) => string[]> = {
     '--license',
     '',
   ],
+  'npx codebook generate --codes N --changes M --dates D [--seed S] --out DIR': () => [
+    'generate',
+    '--codes',
+    '100',
+    '--changes',
+    '150',
+    '--dates',
+    '3',
+    '--seed',
+    '7',
+    '--out',
+    'generated',
+  ],
 };
 
 const isSynopsis = (words: string[]) => words.some((w) => /^[A-Z][A-Z_]*$/.test(w) || /[[\]|…]|YYYY/.test(w));

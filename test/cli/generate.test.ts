@@ -1,6 +1,6 @@
 /** `codebook generate` (the real CLI in a child process): deterministic files that import cleanly. */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { importRequestOf, SYSTEMS, type GenerateManifest } from '../../src/tools/generate/data-set.ts';
@@ -80,6 +80,18 @@ test('arguments that cannot give the counts asked for are refused before anythin
   assert.equal(run.code, 2);
   assert.match(run.stderr, /--changes must be an integer from 100/);
   assert.throws(() => readdirSync(join(dir, 'refused')), /ENOENT/);
+});
+
+test('--out naming a file, or a folder that is not empty, is refused with one line that says so', async () => {
+  const file = join(dir, 'a-file');
+  writeFileSync(file, 'kept');
+  const onFile = await codebook('generate', ...SIZE, '--seed', '1', '--out', file);
+  assert.equal(onFile.code, 1);
+  assert.equal(onFile.stderr, `codebook: --out ${file} is not a folder\n`);
+  assert.equal(readFileSync(file, 'utf8'), 'kept');
+  const full = await codebook('generate', ...SIZE, '--seed', '1', '--out', dir);
+  assert.equal(full.code, 1);
+  assert.match(full.stderr, /^codebook: --out .* is not empty; choose a new or empty folder\n$/);
 });
 
 test('the lab system is a six-level graph at 100 000 codes, some codes with two parents, without cycles', () => {

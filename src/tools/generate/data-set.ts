@@ -11,7 +11,7 @@
  * the generator keeps two small counters per code and never more than one
  * row in memory; the files are written in 1 MB chunks.
  */
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InvalidRequest } from '../../errors.ts';
@@ -170,8 +170,9 @@ function split(n: number, weights: readonly number[]): number[] {
 }
 
 function ensureEmptyFolder(dir: string): void {
+  // Before mkdir, which fails on a file with a bare EEXIST.
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InvalidRequest((name) => `${name('out')} ${dir} is not a folder`);
   mkdirSync(dir, { recursive: true });
-  if (!statSync(dir).isDirectory()) throw new InvalidRequest((name) => `${name('out')} ${dir} is not a folder`);
   if (readdirSync(dir).length > 0) throw new InvalidRequest((name) => `${name('out')} ${dir} is not empty; choose a new or empty folder`);
 }
 
