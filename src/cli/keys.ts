@@ -45,8 +45,9 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
   const out = output(values.json);
   switch (action) {
     case 'create': {
+      const slug = required(values.org, '--org', USAGE);
       const { admin } = await deps();
-      const org = await existingOrg(admin, required(values.org, '--org', USAGE));
+      const org = await existingOrg(admin, slug);
       const expiresAt = parseExpiry(values['expires-at'] ?? '', admin.now());
       const { key, info } = await createExpiringKey(admin, org, { mode: values.test ? 'test' : 'live', name: values.name ?? '', expiresAt }, 'operator');
       out.result(
@@ -89,8 +90,9 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       return;
     }
     case 'list': {
+      const slug = required(values.org, '--org', USAGE);
       const { admin } = await deps();
-      const org = await existingOrg(admin, required(values.org, '--org', USAGE));
+      const org = await existingOrg(admin, slug);
       const keys = (await listKeys(admin, org)).map((k) => publicKey(k, org));
       out.result(
         keys,

@@ -24,7 +24,8 @@ export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Pr
   switch (action) {
     case 'create': {
       if (positionals.length !== 1) throw new CliError(`expected one SLUG ${helpHint(USAGE)}`, 2);
-      const org = await createOrg((await deps()).admin, positionals[0]!, required(values.plan, '--plan', USAGE));
+      const plan = required(values.plan, '--plan', USAGE);
+      const org = await createOrg((await deps()).admin, positionals[0]!, plan);
       out.result(org, `organisation ${org.slug} created on plan ${org.plan} (id ${org.id})`);
       return;
     }

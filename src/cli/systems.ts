@@ -37,6 +37,9 @@ export async function systemsCommand(args: string[], deps: () => Promise<Deps>):
     USAGE,
   );
   const out = output(values.json);
+  // Every argument is checked before the database is opened (and perhaps created).
+  if (!['list', 'show', 'set'].includes(action ?? '')) throw new CliError(`expected list, show or set ${helpHint(USAGE)}`, 2);
+  if (action !== 'list' && positionals.length !== 1) throw new CliError(`expected one SYSTEM ${helpHint(USAGE)}`, 2);
   const { store, admin } = await deps();
   switch (action) {
     case 'list': {
@@ -45,7 +48,6 @@ export async function systemsCommand(args: string[], deps: () => Promise<Deps>):
       return;
     }
     case 'show': {
-      if (positionals.length !== 1) throw new CliError(`expected one SYSTEM ${helpHint(USAGE)}`, 2);
       const system = await store.systems.getSystem(positionals[0]!);
       if (system === null) throw new CliError(`no system "${positionals[0]}" (see: codebook systems list)`);
       const releases = await allReleases(store, system.id);
@@ -57,7 +59,6 @@ export async function systemsCommand(args: string[], deps: () => Promise<Deps>):
       return;
     }
     case 'set': {
-      if (positionals.length !== 1) throw new CliError(`expected one SYSTEM ${helpHint(USAGE)}`, 2);
       const fields: SystemFields = {};
       for (const name of ['name', 'description', 'url', 'publisher', 'license'] as const) {
         const value = values[name];
@@ -69,7 +70,5 @@ export async function systemsCommand(args: string[], deps: () => Promise<Deps>):
       out.result(systemRecord(system), `system ${system.id} saved\n${describe(system)}`);
       return;
     }
-    default:
-      throw new CliError(`expected list, show or set ${helpHint(USAGE)}`, 2);
   }
 }

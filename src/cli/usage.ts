@@ -10,8 +10,9 @@ const USAGE = 'codebook usage --org SLUG [--month YYYY-MM] [--json]';
 
 export async function usageCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const { values } = parseCommand(args, { org: { type: 'string' }, month: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
+  const slug = required(values.org, '--org', USAGE);
   const { admin, now } = await deps();
-  const org = await existingOrg(admin, required(values.org, '--org', USAGE));
+  const org = await existingOrg(admin, slug);
   const month = values.month ?? new Date(now()).toISOString().slice(0, 7);
   const report = await usageReport(admin, org, month);
   const quota = report.plan.monthlyQuota;

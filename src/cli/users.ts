@@ -23,6 +23,10 @@ export async function usersCommand(args: string[], deps: () => Promise<Deps>): P
   if (groupHelp(action, USAGE)) return;
   const { values } = parseCommand(rest, { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
   const out = output(values.json);
+  // Every argument is checked before the database is opened (and perhaps created).
+  if (!['create', 'link', 'list', 'disable'].includes(action ?? '')) throw new CliError(`expected create, link, list or disable ${helpHint(USAGE)}`, 2);
+  if (action === 'create') required(values.org, '--org', USAGE);
+  if (action !== 'list') required(values.email, '--email', USAGE);
   const d = await deps();
   const linkUrl = (token: string) => `${d.config.publicUrl}/dashboard/set-password?token=${token}`;
   switch (action) {
@@ -58,7 +62,5 @@ export async function usersCommand(args: string[], deps: () => Promise<Deps>): P
       out.result(publicUser(user, (await d.store.access.getOrgById(user.orgId))?.slug ?? user.orgId), `user ${user.email} disabled; their sessions were ended`);
       return;
     }
-    default:
-      throw new CliError(`expected create, link, list or disable ${helpHint(USAGE)}`, 2);
   }
 }

@@ -4,7 +4,7 @@
  * one-line error with a non-zero exit for every bad argument.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -351,6 +351,28 @@ test('bad arguments: one line on stderr, a non-zero exit, no stack trace', async
     [['acme', 'bronze']],
   );
   assert.ok(!(await cliJson<JsonPlan[]>(db, ['plans', 'list'])).some((p) => p.name === 'gold'));
+});
+
+test('bad arguments are refused before the database is opened: no file is created for them', async () => {
+  const fresh = join(dir, 'never-created.db');
+  const cases = [
+    ['systems', 'bogus'],
+    ['systems', 'show'],
+    ['systems', 'set'],
+    ['users', 'bogus'],
+    ['users', 'create', '--org', 'acme'],
+    ['users', 'link'],
+    ['users', 'disable'],
+    ['usage'],
+    ['keys', 'list'],
+    ['keys', 'create'],
+    ['orgs', 'create', 'newco'],
+  ];
+  for (const args of cases) {
+    const r = await runCodebook(args, { settings: { DATABASE_URL: `sqlite:${fresh}` } });
+    assert.equal(r.code, 2, `codebook ${args.join(' ')}: ${r.stderr}`);
+    assert.equal(existsSync(fresh), false, `codebook ${args.join(' ')} created the database file`);
+  }
 });
 
 test('a command naming an organisation that does not exist says how to create it', async () => {
