@@ -1,7 +1,7 @@
 /**
- * How /v1 GET answers are represented on the wire: an entity tag on every 200,
- * 304 Not Modified for a matching If-None-Match, and gzip or brotli for a
- * client that accepts them. Runs as the last step before sending (onSend),
+ * How /v1 answers are represented on the wire: an entity tag on every 200 to a
+ * GET, 304 Not Modified for a matching If-None-Match, and gzip or brotli for a
+ * client that accepts them (a POST's answer too). Runs as the last step before sending (onSend),
  * after access control and the handler: a 304 has passed every check a 200
  * passes and is counted like one; an error is never tagged or compressed.
  */
@@ -70,7 +70,9 @@ function represent(cache: CompressedCache, request: FastifyRequest, reply: Fasti
   const method = request.method;
   // Routes send their JSON as text (a record) or bytes (a page); anything else (errors included) is left alone.
   const text = typeof payload === 'string';
-  if (reply.statusCode !== 200 || !(text || Buffer.isBuffer(payload)) || (method !== 'GET' && method !== 'HEAD')) return payload;
+  if (reply.statusCode !== 200 || !(text || Buffer.isBuffer(payload))) return payload;
+  if (method === 'POST') return compressedAnswer(request, reply, payload);
+  if (method !== 'GET' && method !== 'HEAD') return payload;
   // A larger body's bytes: a page's own, or a text's in the shared scratch buffer (utf8-scratch.ts), digested and
   // compressed here, never sent. Nothing from here to the compression may await: another answer would overwrite the buffer.
   const bytes = payload.length < COMPRESSION_THRESHOLD ? undefined : text ? utf8View(payload) : payload;
@@ -98,4 +100,19 @@ function represent(cache: CompressedCache, request: FastifyRequest, reply: Fasti
   }
   reply.header('Content-Encoding', coding);
   return compressed;
+}
+
+/**
+ * A POST answer (a batch of records, up to ~100 KB): compressed for a client
+ * that accepts a coding, like a GET's, but with no tag (a POST is not asked
+ * for again by its tag) and not kept in the compressed cache, whose forms
+ * are found by the tag of a body asked for again.
+ */
+function compressedAnswer(request: FastifyRequest, reply: FastifyReply, payload: string | Buffer): string | Buffer {
+  if (payload.length < COMPRESSION_THRESHOLD) return payload;
+  addVary(reply, 'Accept-Encoding');
+  const coding = chooseCoding(request.headers['accept-encoding']);
+  if (coding === null) return payload;
+  reply.header('Content-Encoding', coding);
+  return compress(typeof payload === 'string' ? utf8View(payload) : payload, coding);
 }

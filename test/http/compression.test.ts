@@ -113,6 +113,38 @@ test('q=0 and identity are honoured; HEAD and small bodies are never compressed'
   assert.ok(record.headers.etag);
 });
 
+test('a batch of records (POST) is compressed as a GET would be, without a tag; a small one is not', async () => {
+  const ids = Array.from({ length: 40 }, (_, i) => `zip:Z${String(i).padStart(3, '0')}`);
+  const batch = (accept: string | undefined, body = { ids }) =>
+    ctx.request({
+      method: 'POST',
+      url: '/v1/codes/batch',
+      headers: { 'content-type': 'application/json', ...(accept ? { 'accept-encoding': accept } : {}) },
+      payload: body,
+    });
+  const identity = await batch(undefined);
+  assert.equal(identity.statusCode, 200, identity.body);
+  assert.equal(identity.headers['content-encoding'], undefined);
+  assert.equal(identity.headers.vary, 'Accept-Encoding');
+  assert.ok(identity.rawPayload.length > 2000, `batch of ${identity.rawPayload.length} bytes`);
+  for (const [accept, coding, decode] of [
+    ['br, gzip', 'br', brotliDecompressSync],
+    ['gzip', 'gzip', gunzipSync],
+  ] as const) {
+    const res = await batch(accept);
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-encoding'], coding);
+    assert.equal(res.headers.vary, 'Accept-Encoding');
+    assert.equal(res.headers.etag, undefined, 'a POST answer carries no tag');
+    assert.ok(res.rawPayload.length * 3 < identity.rawPayload.length, `${coding}: ${res.rawPayload.length} of ${identity.rawPayload.length} bytes`);
+    assert.deepEqual(decode(res.rawPayload), identity.rawPayload);
+  }
+  const small = await batch('br, gzip', { ids: ['zip:Z001'] });
+  assert.ok(small.rawPayload.length < COMPRESSION_THRESHOLD);
+  assert.equal(small.headers['content-encoding'], undefined);
+  assert.equal(small.headers.vary, undefined);
+});
+
 test('errors stay plain JSON whatever the client accepts', async () => {
   const missing = await ctx.get('/v1/codes/zip:NOPE', { 'accept-encoding': 'br, gzip' });
   assertError(missing, 404, 'code_not_found');
