@@ -123,6 +123,21 @@ describe('codebook users', () => {
     await withDeps(async (deps) => assert.equal(await signIn(deps.admin, 'frank@example.com', 'frank has a long password', '127.0.0.1'), null));
   });
 
+  test('disabling a disabled user says so, exits 0, and changes nothing: its time and the audit log stay', async () => {
+    await ok('create', '--org', 'acme', '--email', 'gina@example.com');
+    const first = JSON.parse(await ok('disable', '--email', 'gina@example.com', '--json')) as { disabled_at: string; already_disabled: boolean };
+    assert.equal(first.already_disabled, false);
+    const again = await ok('disable', '--email', 'gina@example.com');
+    assert.equal(again, `user gina@example.com was already disabled at ${first.disabled_at}; nothing changed\n`);
+    const json = JSON.parse(await ok('disable', '--email', 'gina@example.com', '--json')) as { disabled_at: string; already_disabled: boolean };
+    assert.deepEqual([json.disabled_at, json.already_disabled], [first.disabled_at, true]);
+    await withDeps(async (deps) => {
+      const org = (await deps.store.access.getOrg('acme'))!;
+      const entries = (await deps.store.dashboard.listAudit(org.id, 100)).filter((e) => e.action === 'user.disabled' && e.target === 'gina@example.com');
+      assert.equal(entries.length, 1);
+    });
+  });
+
   test('bad arguments get one line on stderr and a non-zero exit', async () => {
     await ok('create', '--org', 'acme', '--email', 'taken@example.com');
     const cases: [string[], RegExp][] = [

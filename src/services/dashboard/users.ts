@@ -67,6 +67,8 @@ export async function requireUser(deps: UserDeps, email: string): Promise<User> 
 
 export async function disableUser(deps: UserDeps, email: string): Promise<User> {
   const user = await requireUser(deps, email);
+  // Already disabled: the state asked for, so nothing is written again (its time and the audit log stay as they were).
+  if (user.disabledAt !== null) return user;
   await deps.store.dashboard.disableUser(user.id, iso(deps.now()));
   await deps.store.dashboard.deleteUserSessions(user.id);
   await deps.store.dashboard.deletePasswordTokens(user.id);
