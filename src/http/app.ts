@@ -9,7 +9,7 @@ import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessGate } from './access-gate.ts';
 import { clientErrorHandler, errorHandler, frameworkErrors, routingError } from './error-handler.ts';
-import { answerConnect, drainingGuard, httpServerOptions, rejectMissingHost } from './front-door.ts';
+import { answerConnect, drainingGuard, httpServerOptions, ignoreUnknownExpectations, rejectMissingHost } from './front-door.ts';
 import { registerOps, withOutages } from './ops.ts';
 import { RequestLog, serializers } from './logging.ts';
 import { loggableUrl, rejectKeyInQuery } from './query-keys.ts';
@@ -81,6 +81,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setErrorHandler(withOutages(errorHandler, deps.metrics));
 
   app.server.on('connect', answerConnect(app));
+  ignoreUnknownExpectations(app.server);
   const drain = drainingGuard(app);
 
   // Callback-style hooks where nearly every request has nothing to wait for: no promise and no

@@ -1,11 +1,12 @@
 /**
  * Requests that Node or Fastify would otherwise answer in a shape of their own,
  * or not at all: CONNECT (which Node hands over as a bare socket), an HTTP/1.1
- * request without Host (which Node refuses with an empty 400), and requests
- * that arrive while the server drains (Fastify's own 503). Each gets the one
+ * request without Host (which Node refuses with an empty 400), an Expect other
+ * than 100-continue (Node's bare 417), and requests that arrive while the
+ * server drains (Fastify's own 503). Each gets the one
  * error shape and a Request-Id, through the app's hooks and error handlers.
  */
-import { ServerResponse, type IncomingMessage } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
@@ -34,6 +35,17 @@ export function answerConnect(app: FastifyInstance): (request: IncomingMessage, 
     });
     app.routing(request, response);
   };
+}
+
+/**
+ * RFC 9110 §10.1.1 lets a server ignore an expectation it does not know. Node
+ * instead answers a bare 417 (no Request-Id, no body) unless someone listens:
+ * hand such a request to the 'request' listeners, whichever are installed then
+ * (the express lane's, or Fastify's), so it is served as any other, through
+ * every check.
+ */
+export function ignoreUnknownExpectations(server: Server): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
 }
 
 /** RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host. */

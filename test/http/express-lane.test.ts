@@ -156,6 +156,8 @@ describe('the express lane answers as the full path does', () => {
       await both('GET', '/v1/codes/demo:B.1', (k) => ({ 'X-API-Key': k.all })),
       await both('GET', "/v1/codes/demo:x-y_z~!$&'()*+,;=@", (k) => bearer(k.test)),
       await both('GET', '/v1/codes/demo:A', (k) => ({ ...bearer(k.all), 'Accept-Encoding': 'br, gzip', Accept: 'application/json' })),
+      // An expectation the server does not know is ignored (RFC 9110 §10.1.1): the request is as any other.
+      await both('GET', '/v1/codes/demo:A', (k) => ({ ...bearer(k.all), Expect: 'foo' })),
       await both('GET', '/v1/codes/demo:A', () => bearer('svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')),
       await both('GET', '/v1/codes/demo:A', () => bearer('not-a-key')),
       await both('GET', '/v1/codes/demo:A', () => ({})),
@@ -164,7 +166,7 @@ describe('the express lane answers as the full path does', () => {
     ];
     assert.deepEqual(
       answers.map((a) => a.status),
-      [...Array(4).fill('HTTP/1.1 200 OK'), ...Array(5).fill('HTTP/1.1 401 Unauthorized')],
+      [...Array(5).fill('HTTP/1.1 200 OK'), ...Array(5).fill('HTTP/1.1 401 Unauthorized')],
     );
     assert.equal(JSON.parse(answers[0]!.body).id, 'demo:A');
     assert.equal(await laneCount(lane), before + answers.length, 'the lane answered each of them');

@@ -87,6 +87,21 @@ describe('the front door, over a real socket', () => {
     assert.equal(parseResponses(text).length, 1);
   });
 
+  test('an Expect other than 100-continue is ignored: the request is answered as any other, in the one shape, with a Request-Id', async () => {
+    const auth = `Authorization: Bearer ${ctx.key}\r\n`;
+    for (const expect of ['foo', '200-ok', '']) {
+      const what = `Expect: ${expect}`;
+      const ok = await one(`GET /v1/codes/demo:A HTTP/1.1\r\nHost: x\r\nExpect: ${expect}\r\n${auth}Connection: close\r\n\r\n`);
+      assert.equal(ok.status, 200, `${what}: ${ok.body}`);
+      assert.equal(JSON.parse(ok.body).id, 'demo:A', what);
+      assert.match(ok.headers.get('request-id') ?? '', /^req_[0-9a-f]{32}$/, what);
+      const noKey = await one(`GET /v1/codes/demo:A HTTP/1.1\r\nHost: x\r\nExpect: ${expect}\r\nConnection: close\r\n\r\n`);
+      assert.equal(assertJsonError(view(noKey), what).code, 'invalid_api_key');
+      const nowhere = await one(`GET /nowhere HTTP/1.1\r\nHost: x\r\nExpect: ${expect}\r\nConnection: close\r\n\r\n`);
+      assert.equal(assertJsonError(view(nowhere), what).code, 'route_not_found');
+    }
+  });
+
   test('an HTTP/1.1 request without Host gets 400 in the one shape (an HTML page on the dashboard); HTTP/1.0 needs none', async () => {
     for (const path of ['/v1/codes', '/healthz', '/nowhere']) {
       const res = await one(`GET ${path} HTTP/1.1\r\nAuthorization: Bearer ${ctx.key}\r\n\r\n`);
