@@ -86,7 +86,8 @@ const ALLOWED = 'GET, HEAD';
 /**
  * A /v1/codes/… path that routes nowhere is most often a code id with a raw
  * "/" in it (`/v1/codes/icd10:A/B`): the router reads that "/" as a path
- * separator, so the message says how to send it.
+ * separator, so the message says how to send it. Under /v1/systems/, the
+ * system name is what is missing or at fault.
  */
 function noRoute(request: FastifyRequest): ApiError {
   const path = request.url.split('?')[0]!;
@@ -99,6 +100,13 @@ function noRoute(request: FastifyRequest): ApiError {
       'route_not_found',
       `${shown} The paths under /v1/codes are /v1/codes/{code_id} and its /changes, /children, /descendants and /ancestors, and /v1/codes/batch: if the code id contains "/", percent-encode each "/" as %2F (icd10:A/B is sent as /v1/codes/icd10:A%2FB).`,
       { param: 'code_id' },
+    );
+  }
+  if (path.startsWith('/v1/systems/')) {
+    return new ApiError(
+      'route_not_found',
+      `${shown} The paths under /v1/systems are /v1/systems/{system} and its /releases and /roots: send a system name, e.g. /v1/systems/iso4217.`,
+      { param: 'system' },
     );
   }
   return new ApiError('route_not_found', shown);
@@ -143,8 +151,10 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
 
   // Callback style: nearly every request is admitted at once (admitNow), without a promise.
   app.addHook('onRequest', (request, reply, done) => {
-    // An empty {code_id} (GET /v1/codes/) names no resource: no such route. The stand-ins that answer 405 name no endpoint.
-    const missing = request.is404 || (request.params as { code_id?: string }).code_id === '';
+    // An empty {code_id} or {system} (GET /v1/codes/, /v1/systems//roots) names no resource: no such route.
+    // The stand-ins that answer 405 name no endpoint.
+    const params = request.params as { code_id?: string; system?: string };
+    const missing = request.is404 || params.code_id === '' || params.system === '';
     const endpoint = missing ? undefined : request.routeOptions.config.endpoint;
     if (endpoint !== undefined && gate.admitNow !== undefined) {
       try {

@@ -99,6 +99,25 @@ test('requests refused before the limits count toward neither limit', async () =
   assertError(await bare(ctx, '/v1/codes', o.headers), 429, 'rate_limit_exceeded');
 });
 
+test('an empty code id or system in the path is no route: 404 route_not_found, refused before the limits', async () => {
+  const o = await orgOnPlan(ctx, 'empty-segment-org', { name: 'empty-segment', ratePerMinute: 3, monthlyQuota: 10 });
+  const start = rateLimit(await bare(ctx, '/v1/nowhere', o.headers));
+  const paths: [string, string][] = [
+    ['/v1/codes/', 'code_id'],
+    ['/v1/codes//children', 'code_id'],
+    ['/v1/systems/', 'system'],
+    ['/v1/systems//releases', 'system'],
+    ['/v1/systems//roots', 'system'],
+  ];
+  for (const [url, param] of paths) {
+    const res = await bare(ctx, url, o.headers);
+    const refused = assertError(res, 404, 'route_not_found');
+    assert.equal(refused.param, param, url);
+    assert.deepEqual(rateLimit(res), start, `${url}: counted`);
+  }
+  assert.match(assertError(await bare(ctx, '/v1/systems/', o.headers), 404, 'route_not_found').message, /\/v1\/systems\/iso4217/);
+});
+
 test('a request that passes the limits counts toward both, whatever its final status', async () => {
   const o = await orgOnPlan(ctx, 'after-org', { name: 'after', ratePerMinute: 100, monthlyQuota: 1000 });
   const cases: [string, number, string | null][] = [
