@@ -3,7 +3,7 @@
  * messages of unknown_parameter and invalid_parameter. Each names the one
  * parameter at fault (`param`) and says what the endpoint accepts.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { LIMIT_RULE } from './pagination.ts';
 
@@ -93,15 +93,17 @@ export function validationError(errors: AjvError[], request: FastifyRequest): Ap
 }
 
 /**
- * preValidation hook of the collection routes. A parameter sent twice
- * (`?limit=5&limit=6`) arrives as an array, which schema validation would
- * report as a value of the wrong type; every parameter takes one value.
+ * preValidation hook of every route with query parameters. A parameter sent
+ * twice (`?limit=5&limit=6`) arrives as an array, which schema validation
+ * would report as a value of the wrong type; every parameter takes one value.
+ * Callback style: the single-code route answers without a promise, and so does
+ * this hook (there is nothing to wait for).
  */
-export async function rejectRepeatedParameters(request: FastifyRequest): Promise<void> {
-  const accepted = acceptedParameters(request);
+export function rejectRepeatedParameters(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
   for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
-    if (Array.isArray(value) && accepted.includes(name)) {
-      throw new ApiError('invalid_parameter', `The ${name} parameter was sent ${value.length} times; send it once.`, { param: name });
+    if (Array.isArray(value) && acceptedParameters(request).includes(name)) {
+      return done(new ApiError('invalid_parameter', `The ${name} parameter was sent ${value.length} times; send it once.`, { param: name }));
     }
   }
+  done();
 }

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
+import { documentOf, operationsOf } from '../helpers/openapi.ts';
+import { QUERY_SAMPLES, fillPath } from '../helpers/routes.ts';
 
 let ctx: TestContext;
 before(async () => {
@@ -69,6 +71,21 @@ describe('invalid_parameter', () => {
       refusal(await ctx.get('/v1/changes?effective_from=2024-01-01&effective_from=2024-02-01'), 400, 'invalid_parameter', 'effective_from'),
       /sent 2 times/,
     );
+  });
+
+  test('on every operation, each query parameter sent twice says so, whatever the parameter', async () => {
+    let checked = 0;
+    for (const { method, path, op } of operationsOf(documentOf(ctx.app))) {
+      const query = (op.parameters ?? []).filter((p) => p.in === 'query');
+      for (const { name } of query) {
+        const others = query.filter((p) => p.required && p.name !== name).map((p) => `${p.name}=${encodeURIComponent(QUERY_SAMPLES[p.name]!)}&`);
+        const url = `${fillPath(path)}?${others.join('')}${name}=2024-01-01&${name}=2024-01-01`;
+        const res = await ctx.request({ method: method.toUpperCase(), url });
+        assert.equal(refusal(res, 400, 'invalid_parameter', name), `The ${name} parameter was sent 2 times; send it once.`, `${method} ${url}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 20, `${checked} parameters checked`);
   });
 
   test('a bad date names the format and echoes the value', async () => {

@@ -55,6 +55,7 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors, bod
     '/codes/:code_id',
     {
       config: { endpoint: 'codes.get' },
+      preValidation: rejectRepeatedParameters,
       schema: {
         operationId: 'getCode',
         summary: 'Get one code',
