@@ -44,16 +44,21 @@ export function presentedKey(request: { headers: IncomingHttpHeaders; raw: { raw
   if (authorization !== undefined) {
     // Node keeps only the first of repeated Authorization headers: refuse the ambiguity instead.
     if (headerCount(request.raw.rawHeaders, 'authorization') > 1) throw unauthorized('Send one Authorization header.');
+    // The scheme right and the key missing ("Bearer ", which Node trims to "Bearer").
+    if (/^Bearer *$/i.test(authorization)) throw unauthorized('The Authorization header holds no key after Bearer.');
     const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
     if (!match) throw unauthorized('The Authorization header must use the Bearer scheme.');
     key = match[1];
   }
   if (headerKey !== undefined) {
-    if (typeof headerKey !== 'string') throw unauthorized('Send one X-API-Key header.');
+    // Node joins repeated X-API-Key headers into one value ("k, k"), which would read as a malformed key: count the lines.
+    if (typeof headerKey !== 'string' || headerCount(request.raw.rawHeaders, 'x-api-key') > 1) throw unauthorized('Send one X-API-Key header.');
+    // An empty header is no second key beside a Bearer one, but it is not nothing either: say what was sent.
+    if (headerKey === '') throw unauthorized('The X-API-Key header is empty.');
     if (key !== undefined && key !== headerKey) throw unauthorized('Two different API keys were sent.');
     key = headerKey;
   }
-  if (key === undefined || key === '') throw unauthorized('No API key was sent.');
+  if (key === undefined) throw unauthorized('No API key was sent.');
   if (!KEY_PATTERN.test(key)) throw unauthorized('The API key is malformed.');
   return key;
 }

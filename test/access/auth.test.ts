@@ -27,6 +27,16 @@ describe('401 invalid_api_key (rule 6)', () => {
     assertError(await bare(ctx, '/v1/codes', { authorization: 'Bearer ' }), 401, 'invalid_api_key');
   });
 
+  test('the message says what was wrong with the headers', async () => {
+    const message = async (headers: Record<string, string>) => assertError(await bare(ctx, '/v1/codes', headers), 401, 'invalid_api_key').message;
+    // One key and an empty X-API-Key: no second key was sent, an empty header was.
+    assert.match(await message({ ...bearer(ctx.key), 'x-api-key': '' }), /^The X-API-Key header is empty\./);
+    assert.match(await message({ 'x-api-key': '' }), /^The X-API-Key header is empty\./);
+    assert.match(await message({ authorization: 'Bearer' }), /^The Authorization header holds no key after Bearer\./);
+    assert.match(await message({ ...bearer(ctx.key), 'x-api-key': unknownKey() }), /^Two different API keys were sent\./);
+    assert.match(await message({}), /^No API key was sent\./);
+  });
+
   test('a well-formed key that was never issued, live or test', async () => {
     for (const key of [unknownKey('live'), unknownKey('test')]) {
       const res = await bare(ctx, '/v1/codes', bearer(key));

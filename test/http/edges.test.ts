@@ -1,6 +1,6 @@
 /**
  * Requests at the edges of HTTP: what Node's parser refuses, paths Fastify
- * cannot route, repeated Authorization headers and an empty code id. Each gets
+ * cannot route, repeated Authorization or X-API-Key headers and an empty code id. Each gets
  * the one error shape, a Request-Id, and the order of checks.
  */
 import assert from 'node:assert/strict';
@@ -75,6 +75,24 @@ test('two Authorization headers are refused, whichever holds the valid key', asy
     );
     assert.equal(res.status, 401);
     assert.equal(res.body.error.code, 'invalid_api_key');
+  }
+});
+
+test('two X-API-Key headers are refused as two headers, the same key or not, on the lane and the full path', async () => {
+  const other = `svc_live_${'A'.repeat(32)}`;
+  // A record (the express lane's, once the key is known to it) and a page (the full path's).
+  await ctx.app.inject({ url: '/v1/codes/demo:A', headers: { authorization: `Bearer ${ctx.key}` } });
+  for (const url of ['/v1/codes/demo:A', '/v1/codes']) {
+    for (const pair of [
+      [ctx.key, ctx.key],
+      [ctx.key, other],
+      [ctx.key, ''],
+    ]) {
+      const res = parse(await raw(`GET ${url} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${pair[0]}\r\nX-API-Key: ${pair[1]}\r\nConnection: close\r\n\r\n`));
+      assert.equal(res.status, 401);
+      assert.equal(res.body.error.code, 'invalid_api_key');
+      assert.match(res.body.error.message, /^Send one X-API-Key header\./, `${url} ${JSON.stringify(pair)}`);
+    }
   }
 });
 
