@@ -14,6 +14,7 @@ import type { KeyCache, KeyLookup } from '../services/access/key-cache.ts';
 import type { UsageRecorder } from '../services/access/usage-recorder.ts';
 import type { RequestLogRecorder } from '../services/access/request-log.ts';
 import { isExpired } from '../domain/key-life.ts';
+import { headerLines } from './header-lines.ts';
 import { requestLogEntry } from './request-log-entry.ts';
 import type { Gatekeeper, GateRequest, HeaderSink } from './v1.ts';
 
@@ -30,12 +31,6 @@ function unauthorized(message: string): ApiError {
   return new ApiError('invalid_api_key', `${message} ${HOW}`);
 }
 
-function headerCount(rawHeaders: string[], name: string): number {
-  let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === name.length && rawHeaders[i]!.toLowerCase() === name) n++;
-  return n;
-}
-
 /** The one key a request presents, or a 401 for anything ambiguous or malformed. */
 export function presentedKey(request: { headers: IncomingHttpHeaders; raw: { rawHeaders: string[] } }): string {
   const authorization = request.headers.authorization;
@@ -43,7 +38,7 @@ export function presentedKey(request: { headers: IncomingHttpHeaders; raw: { raw
   let key: string | undefined;
   if (authorization !== undefined) {
     // Node keeps only the first of repeated Authorization headers: refuse the ambiguity instead.
-    if (headerCount(request.raw.rawHeaders, 'authorization') > 1) throw unauthorized('Send one Authorization header.');
+    if (headerLines(request.raw.rawHeaders, 'authorization') > 1) throw unauthorized('Send one Authorization header.');
     // The scheme right and the key missing ("Bearer ", which Node trims to "Bearer").
     if (/^Bearer *$/i.test(authorization)) throw unauthorized('The Authorization header holds no key after Bearer.');
     const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
@@ -52,7 +47,7 @@ export function presentedKey(request: { headers: IncomingHttpHeaders; raw: { raw
   }
   if (headerKey !== undefined) {
     // Node joins repeated X-API-Key headers into one value ("k, k"), which would read as a malformed key: count the lines.
-    if (typeof headerKey !== 'string' || headerCount(request.raw.rawHeaders, 'x-api-key') > 1) throw unauthorized('Send one X-API-Key header.');
+    if (typeof headerKey !== 'string' || headerLines(request.raw.rawHeaders, 'x-api-key') > 1) throw unauthorized('Send one X-API-Key header.');
     // An empty header is no second key beside a Bearer one, but it is not nothing either: say what was sent.
     if (headerKey === '') throw unauthorized('The X-API-Key header is empty.');
     if (key !== undefined && key !== headerKey) throw unauthorized('Two different API keys were sent.');

@@ -9,7 +9,7 @@ import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessGate } from './access-gate.ts';
 import { clientErrorHandler, errorHandler, frameworkErrors, routingError } from './error-handler.ts';
-import { answerConnect, drainingGuard, httpServerOptions, ignoreUnknownExpectations, rejectMissingHost } from './front-door.ts';
+import { answerConnect, drainingGuard, httpServerOptions, ignoreUnknownExpectations, rejectBadHost } from './front-door.ts';
 import { registerOps, withOutages } from './ops.ts';
 import { RequestLog, serializers } from './logging.ts';
 import { loggableUrl, rejectKeyInQuery } from './query-keys.ts';
@@ -89,7 +89,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('Request-Id', request.id);
     drain.refuse(request);
-    rejectMissingHost(request);
+    rejectBadHost(request);
     // First of all checks about the request's content, on every path: a key in a URL is refused (and marked exposed).
     const marking = watchForExposedKeys(deps.exposures, request);
     if (marking === null) {

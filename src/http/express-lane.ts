@@ -18,7 +18,7 @@
  * It takes `GET /v1/codes/{code_id}` only when:
  * - the path segment is plain (unreserved characters, no percent escape, no
  *   query string) and not one of the static routes beside it;
- * - the request carries a Host, no body, no If-None-Match, and no key-shaped
+ * - the request carries one sound Host, no body, no If-None-Match, and no key-shaped
  *   text in its URL or Referer (those take the exposure watch's path);
  * - the instance is not draining;
  * - the key is known or surely unknown without a query, and its plan has the
@@ -41,6 +41,7 @@ import type { EndpointName } from '../domain/access.ts';
 import { chooseCoding, type ContentCoding } from './accept-encoding.ts';
 import type { CompressedCache } from './compressed-cache.ts';
 import type { BodyBuffers } from './body-buffers.ts';
+import { hostProblem } from './host-field.ts';
 import { MAX_KEPT_URL } from './kept-answers.ts';
 import { mayHoldKeyShape } from '../domain/key-shape.ts';
 import type { Principal } from '../domain/access.ts';
@@ -142,7 +143,14 @@ function eligible(req: IncomingMessage): Target | null {
     target = { page };
   }
   const h = req.headers;
-  if (h.host === undefined || h['if-none-match'] !== undefined || h['content-length'] !== undefined || h['transfer-encoding'] !== undefined) return null;
+  if (
+    h.host === undefined ||
+    hostProblem(req) !== null ||
+    h['if-none-match'] !== undefined ||
+    h['content-length'] !== undefined ||
+    h['transfer-encoding'] !== undefined
+  )
+    return null;
   if (mayHoldKeyShape(url) || (h.referer !== undefined && mayHoldKeyShape(h.referer))) return null;
   return target;
 }

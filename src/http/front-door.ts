@@ -1,7 +1,8 @@
 /**
  * Requests that Node or Fastify would otherwise answer in a shape of their own,
  * or not at all: CONNECT (which Node hands over as a bare socket), an HTTP/1.1
- * request without Host (which Node refuses with an empty 400), an Expect other
+ * request without Host (which Node refuses with an empty 400) and one with two
+ * Host lines or a Host that is no host (which it accepts), an Expect other
  * than 100-continue (Node's bare 417), and requests that arrive while the
  * server drains (Fastify's own 503). Each gets the one
  * error shape and a Request-Id, through the app's hooks and error handlers.
@@ -11,11 +12,12 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { BatchedResponse } from './batched-response.ts';
+import { hostProblem, type HostProblem } from './host-field.ts';
 
 /** Seconds a client should wait before retrying a request refused while the server stops. */
 export const DRAINING_RETRY_AFTER_SECONDS = 1;
 
-/** Node's http server options: Host is checked by the app (see rejectMissingHost) instead; responses are written at the end of the turn (batched-response.ts). */
+/** Node's http server options: Host is checked by the app (see rejectBadHost) instead; responses are written at the end of the turn (batched-response.ts). */
 export const httpServerOptions = { requireHostHeader: false, ServerResponse: BatchedResponse };
 
 /**
@@ -48,11 +50,16 @@ export function ignoreUnknownExpectations(server: Server): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
 }
 
-/** RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host. */
-export function rejectMissingHost(request: FastifyRequest): void {
-  if (request.headers.host === undefined && request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1) {
-    throw new ApiError('invalid_parameter', 'An HTTP/1.1 request must carry a Host header.', { headers: { Connection: 'close' } });
-  }
+const HOST_REFUSALS: Record<HostProblem, string> = {
+  missing: 'An HTTP/1.1 request must carry a Host header.',
+  repeated: 'Send one Host header; this request has more than one.',
+  invalid: 'The Host header must be a host name or address, with an optional port, such as example.com, 127.0.0.1:8080 or [::1]:8080.',
+};
+
+/** RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host, and to one with two Host lines or a Host that is no host. */
+export function rejectBadHost(request: FastifyRequest): void {
+  const problem = hostProblem(request.raw);
+  if (problem !== null) throw new ApiError('invalid_parameter', HOST_REFUSALS[problem], { headers: { Connection: 'close' } });
 }
 
 /**

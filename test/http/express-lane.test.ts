@@ -199,10 +199,12 @@ describe('the express lane answers as the full path does', () => {
       await both('GET', '/v1/codes/demo:A', (k) => ({ ...bearer(k.all), Referer: 'https://example.com/?key=svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })),
       await both('GET', '/v1/codes/demo:A/', (k) => bearer(k.all)),
       await both('POST', '/v1/codes/demo:A', (k) => bearer(k.all)),
+      // A second Host line (the first is exchange()'s): the front door's 400.
+      await both('GET', '/v1/codes/demo:A', (k) => ({ ...bearer(k.all), Host: 'x' })),
     ];
     assert.deepEqual(
       answers.map((a) => a.status.split(' ')[1]),
-      ['404', '200', '200', '200', '200', '304', '200', '403', '401', '200', '200', '401', '404', '200', '404', '405'],
+      ['404', '200', '200', '200', '200', '304', '200', '403', '401', '200', '200', '401', '404', '200', '404', '405', '400'],
     );
     assert.ok(
       answers[9]!.fields.some(([name, value]) => name === 'content-encoding' && value === 'gzip'),

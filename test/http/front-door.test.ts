@@ -115,6 +115,66 @@ describe('the front door, over a real socket', () => {
     const old = await one(`GET /v1/codes HTTP/1.0\r\nAuthorization: Bearer ${ctx.key}\r\n\r\n`);
     assert.equal(old.status, 200, old.body);
   });
+  test('two Host lines, or a Host that is no host, get 400 in the one shape (an HTML page on the dashboard), the express lane too', async () => {
+    const auth = `Authorization: Bearer ${ctx.key}\r\n`;
+    // The key known to the express lane, so that a record by its id would be the lane's.
+    assert.equal((await one(`GET /v1/codes/demo:A HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`)).status, 200);
+    const hosts = [
+      'Host: x\r\nHost: x',
+      'Host: x\r\nHost: y',
+      'Host: a b',
+      'Host: x"><b>',
+      'Host: a/b',
+      'Host: user@example.com',
+      'Host: x:80:80',
+      'Host: [::1',
+      'Host: x:8o',
+    ];
+    for (const version of ['HTTP/1.1', 'HTTP/1.0']) {
+      for (const path of ['/v1/codes/demo:A', '/v1/codes', '/healthz', '/nowhere']) {
+        for (const host of hosts) {
+          const what = `${version} ${path} ${JSON.stringify(host)}`;
+          const res = await one(`GET ${path} ${version}\r\n${host}\r\n${auth}Connection: close\r\n\r\n`);
+          assert.equal(res.status, 400, `${what}: ${res.body}`);
+          const error = assertJsonError(view(res), what);
+          assert.equal(error.code, 'invalid_parameter', what);
+          assert.match(error.message, /Host/, what);
+          assert.equal(res.headers.get('connection'), 'close', what);
+        }
+      }
+    }
+    for (const host of ['Host: x\r\nHost: x', 'Host: a b']) {
+      const page = await one(`GET /dashboard/login HTTP/1.1\r\n${host}\r\nConnection: close\r\n\r\n`);
+      assert.equal(page.status, 400, host);
+      assertHtmlErrorPage(view(page), `dashboard with ${JSON.stringify(host)}`);
+    }
+  });
+
+  test('every valid Host is served, whatever its form', async () => {
+    const auth = `Authorization: Bearer ${ctx.key}\r\n`;
+    const hosts = [
+      'localhost:3000',
+      '127.0.0.1',
+      '[::1]:8080',
+      '[::ffff:127.0.0.1]',
+      '[v1.fe80::a+en1]',
+      'codes.example.org',
+      'my-host_1.Example.ORG:8443',
+      'xn--bcher-kva.example',
+      'a%2Db.example',
+      '',
+      'example.com:',
+    ];
+    for (const path of ['/v1/codes/demo:A', '/v1/codes', '/healthz']) {
+      for (const host of hosts) {
+        const res = await one(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\n${auth}Connection: close\r\n\r\n`);
+        assert.equal(res.status, 200, `${path} Host: ${host}: ${res.body}`);
+      }
+    }
+    // An absolute-form target: its authority names the host, and the Host line is checked all the same.
+    const absolute = await one(`GET http://codes.example.org/healthz HTTP/1.1\r\nHost: codes.example.org\r\nConnection: close\r\n\r\n`);
+    assert.notEqual(absolute.status, 400, absolute.body);
+  });
 });
 
 test('requests that arrive while the server drains get 503 service_unavailable in the one shape, with Retry-After, and the connection closes', async () => {
