@@ -13,8 +13,9 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
+import { ERROR_CODES, ERROR_STATUS } from '../src/errors.ts';
 import { childEnv, ROOT, runCodebook, type CliResult } from './helpers/cli.ts';
-import { tempDir } from './helpers/context.ts';
+import { createTestContext, tempDir } from './helpers/context.ts';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const README_BASE = 'http://127.0.0.1:8080';
@@ -395,4 +396,20 @@ test('the commands the README quotes inline work too', async () => {
   const inline = [...README.matchAll(/`(npx codebook [^`]+)`/g)].map((m) => m[1]!).filter((c) => !c.includes('…'));
   assert.ok(inline.length > 0);
   for (const command of inline) await ok(shellWords(command).words.slice(2), command);
+});
+
+test("the README's error table lists every code the server sends, at its status, and its example error is the server's", async () => {
+  const rows = new Map([...README.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map((m) => [m[2]!, Number(m[1])]));
+  for (const code of ERROR_CODES) assert.equal(rows.get(code), ERROR_STATUS[code], `the README's error table: ${code}`);
+  const shown = /\{"error":\{"code":"unknown_parameter".*\}\}/.exec(README);
+  assert.ok(shown, "the README's example error");
+  const example = (JSON.parse(shown[0]) as { error: { message: string; param: string } }).error;
+  const ctx = await createTestContext();
+  try {
+    const res = await ctx.get(`/v1/codes?${example.param}=10`);
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error.message, example.message);
+  } finally {
+    await ctx.close();
+  }
 });

@@ -211,8 +211,7 @@ const RETRY_AFTER = header('Seconds to wait before retrying.', '19');
 /** What each error status means, for the operations that document it. */
 const ERROR_RESPONSES: Record<number, { description: string; headers: Record<string, unknown> }> = {
   400: {
-    description:
-      'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`.',
+    description: 'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`.',
     headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
   },
   401: { description: '`invalid_api_key`: no key, or a malformed, unknown or revoked key.', headers: { 'Request-Id': REQUEST_ID } },
@@ -257,6 +256,10 @@ export function okResponse<S extends TSchema>(schema: S, example: unknown, descr
   });
 }
 
+/** The 400 of the one route that reads a body (GET bodies are ignored): its codes and invalid_body. */
+const BODY_400 =
+  'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON, or not a JSON object), or `api_key_in_query`.';
+
 /** The error statuses every /v1 route can answer with, each with its codes, headers and an example per code. */
 export function errorResponses(endpoint: EndpointName, ...extra: number[]) {
   const statuses = [400, 401, 403, 429, 500, 503, ...extra].sort((a, b) => a - b);
@@ -265,7 +268,7 @@ export function errorResponses(endpoint: EndpointName, ...extra: number[]) {
       status,
       {
         ...ErrorBody,
-        'x-response-description': ERROR_RESPONSES[status]!.description,
+        'x-response-description': status === 400 && endpoint === 'codes.batch' ? BODY_400 : ERROR_RESPONSES[status]!.description,
         'x-examples': errorExamples(endpoint, status),
         headers: ERROR_RESPONSES[status]!.headers,
       },

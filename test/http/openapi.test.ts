@@ -143,6 +143,16 @@ describe('the guide and the examples', () => {
     for (const tag of tags) assert.ok(tag.description.length > 80, `tag ${tag.name} is described`);
   });
 
+  test('the guide names every method the API answers, and a 400 names invalid_body only where a body is read', () => {
+    const opening = (doc.info.description ?? '').split('\n\n')[0]!;
+    for (const [id, { path, method }] of Object.entries(OPERATIONS)) {
+      if (method !== undefined) assert.ok(opening.includes(`\`${method.toUpperCase()} ${path}\``), `the guide's opening names ${id}`);
+      const op = operation(id);
+      const description = op.responses['400']!.description!;
+      assert.equal(description.includes('`invalid_body`'), op.requestBody !== undefined, `${id} 400: ${description}`);
+    }
+  });
+
   test('every response of every operation has an example that its schema accepts', () => {
     const compile = validatorFor(doc);
     for (const id of Object.keys(OPERATIONS)) {

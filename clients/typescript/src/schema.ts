@@ -432,7 +432,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -716,7 +716,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1049,7 +1049,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1342,7 +1342,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1621,7 +1621,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1945,7 +1945,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -2319,7 +2319,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -2667,7 +2667,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -3014,7 +3014,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -3361,7 +3361,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -3721,7 +3721,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -4050,7 +4050,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -4361,7 +4361,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON, or not a JSON object), or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
