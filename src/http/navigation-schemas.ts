@@ -7,7 +7,7 @@ import { CodeRecord, Cursor, Limit } from './schemas.ts';
 export const AsOf = Type.String({
   format: 'date',
   description:
-    'A date, YYYY-MM-DD, e.g. 2024-06-25: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as they are today.',
+    'A date, YYYY-MM-DD, e.g. 2024-06-25: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as the latest import left them, changes effective after today included (an import may be dated ahead); send the current date for what holds today.',
 });
 
 const StatusFilter = Type.Unsafe<string>({ type: 'string', enum: [...CODE_STATUSES], description: 'Only codes with this status.' });

@@ -32,7 +32,7 @@ export const CodesQuery = Type.Object(
     status: Type.Optional(stringEnum(CODE_STATUSES, 'Only codes with this status.')),
     as_of: Type.Optional(
       Date_(
-        'The codes as they stood once every change effective on or before this date was applied: codes added later are left out, and every field is that of the date. Without it: the codes as they are today.',
+        'The codes as they stood once every change effective on or before this date was applied: codes added later are left out, and every field is that of the date. Without it: the codes as the latest import left them, changes effective after today included (an import may be dated ahead); send the current date for what holds today.',
       ),
     ),
   },

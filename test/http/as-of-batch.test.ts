@@ -52,7 +52,7 @@ describe('as_of', () => {
     const b = ok(await ctx.get('/v1/codes/t:B?as_of=2024-12-31'));
     assert.equal(b.status, 'active');
     assert.equal(ok(await ctx.get('/v1/codes/t:B?as_of=2025-01-01')).status, 'retired');
-    assert.equal(ok(await ctx.get('/v1/codes/t:B')).status, 'retired', 'without as_of: today');
+    assert.equal(ok(await ctx.get('/v1/codes/t:B')).status, 'retired', 'without as_of: as the latest import left it');
   });
 
   test('a code added later is 404, saying it did not exist on that date', async () => {
@@ -83,6 +83,13 @@ describe('as_of', () => {
       error(await ctx.get(`/v1/codes/t:A?as_of=${bad}`), 400, 'invalid_parameter', 'as_of');
       error(await ctx.get(`/v1/codes?as_of=${bad}`), 400, 'invalid_parameter', 'as_of');
     }
+  });
+
+  test('without as_of a record is as the latest import left it, a release dated ahead included; as_of of today gives what holds today', async () => {
+    await ctx.importRows([{ code: 'X', display: 'Now' }], { system: 'ahead', release: 'r1', effectiveDate: '2024-01-01' });
+    await ctx.importRows([{ code: 'X', display: 'Later' }], { system: 'ahead', release: 'r2', effectiveDate: '2099-01-01', mode: 'delta' });
+    const today = new Date().toISOString().slice(0, 10);
+    assert.deepEqual([ok(await ctx.get('/v1/codes/ahead:X')).display, ok(await ctx.get(`/v1/codes/ahead:X?as_of=${today}`)).display], ['Later', 'Now']);
   });
 });
 

@@ -289,7 +289,7 @@ export interface operations {
                 /** @description Only codes with this status. */
                 status?: "active" | "deprecated" | "retired";
                 /**
-                 * @description The codes as they stood once every change effective on or before this date was applied: codes added later are left out, and every field is that of the date. Without it: the codes as they are today.
+                 * @description The codes as they stood once every change effective on or before this date was applied: codes added later are left out, and every field is that of the date. Without it: the codes as the latest import left them, changes effective after today included (an import may be dated ahead); send the current date for what holds today.
                  * @example 2024-06-25
                  */
                 as_of?: string;
@@ -603,7 +603,7 @@ export interface operations {
     getCode: {
         parameters: {
             query?: {
-                /** @description A date, YYYY-MM-DD, e.g. 2024-06-25: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as they are today. */
+                /** @description A date, YYYY-MM-DD, e.g. 2024-06-25: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as the latest import left them, changes effective after today included (an import may be dated ahead); send the current date for what holds today. */
                 as_of?: string;
             };
             header?: never;
@@ -4268,7 +4268,7 @@ export interface operations {
                     ids: string[];
                     /**
                      * Format: date
-                     * @description A date, YYYY-MM-DD, e.g. 2024-06-25: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as they are today.
+                     * @description A date, YYYY-MM-DD, e.g. 2024-06-25: the records as they stood once every change effective on or before it was applied. A code added later is `404 code_not_found` (and absent from lists). Without it: the records as the latest import left them, changes effective after today included (an import may be dated ahead); send the current date for what holds today.
                      */
                     as_of?: string;
                 };

@@ -30,7 +30,7 @@ const SearchQuery = Type.Object(
       description: `The text to search for, ${QUERY_MAX_LENGTH} characters at most once trimmed. Case and accents are ignored. A code matches when every word of q starts a word of its code, display or definition, or when q (punctuation kept) starts its code.`,
       examples: ['sao tome'],
     }),
-    // as_of is not searched: the search index holds the codes as they are today.
+    // as_of is not searched: the search index holds the codes as the latest import left them.
     ...Type.Omit(CodesQuery, ['as_of']).properties,
   },
   { additionalProperties: false, required: ['q'] },
