@@ -93,17 +93,55 @@ export function validationError(errors: AjvError[], request: FastifyRequest): Ap
 }
 
 /**
- * preValidation hook of every route with query parameters. A parameter sent
- * twice (`?limit=5&limit=6`) arrives as an array, which schema validation
- * would report as a value of the wrong type; every parameter takes one value.
+ * preValidation hook of every route with query parameters: each parameter the
+ * route takes has one value, and it is well encoded.
+ * - A parameter sent twice (`?limit=5&limit=6`) arrives as an array, which
+ *   schema validation would report as a value of the wrong type.
+ * - A value whose percent-encoding is broken (a `%` without two hex digits, or
+ *   escapes that are not UTF-8) is kept undecoded by Fastify's query parser,
+ *   its good escapes too, and would be read as literal text (a search for
+ *   `sao%20tome%E2` found nothing, with no error).
  * Callback style: the single-code route answers without a promise, and so does
  * this hook (there is nothing to wait for).
  */
-export function rejectRepeatedParameters(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+export function checkParameterValues(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
   for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
     if (Array.isArray(value) && acceptedParameters(request).includes(name)) {
       return done(new ApiError('invalid_parameter', `The ${name} parameter was sent ${value.length} times; send it once.`, { param: name }));
     }
   }
+  const url = request.raw.url!;
+  const query = url.indexOf('?');
+  if (query !== -1 && url.includes('%', query)) {
+    const name = misencodedParameter(url.slice(query + 1), acceptedParameters(request));
+    if (name !== null) {
+      return done(
+        new ApiError(
+          'invalid_parameter',
+          `The ${name} parameter is not valid percent-encoding: each % must start an escape of two hex digits, and the escapes must spell UTF-8 text.`,
+          { param: name },
+        ),
+      );
+    }
+  }
   done();
+}
+
+const decoded = (text: string): string | null => {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return null;
+  }
+};
+
+/** The first accepted parameter of a raw query string whose value does not decode. */
+function misencodedParameter(query: string, accepted: string[]): string | null {
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq === -1 || !pair.includes('%', eq)) continue;
+    const name = decoded(pair.slice(0, eq));
+    if (name !== null && accepted.includes(name) && decoded(pair.slice(eq + 1)) === null) return name;
+  }
+  return null;
 }

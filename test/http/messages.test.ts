@@ -88,6 +88,27 @@ describe('invalid_parameter', () => {
     assert.ok(checked > 20, `${checked} parameters checked`);
   });
 
+  test('on every operation, a query value with broken percent-encoding is refused naming its parameter, not read as literal text', async () => {
+    let checked = 0;
+    for (const { method, path, op } of operationsOf(documentOf(ctx.app))) {
+      const query = (op.parameters ?? []).filter((p) => p.in === 'query');
+      for (const { name } of query) {
+        const others = query.filter((p) => p.required && p.name !== name).map((p) => `${p.name}=${encodeURIComponent(QUERY_SAMPLES[p.name]!)}&`);
+        for (const broken of ['ok%20%FF', 'sao%20tome%E2', '100%', '%zz']) {
+          const url = `${fillPath(path)}?${others.join('')}${name}=${broken}`;
+          const res = await ctx.request({ method: method.toUpperCase(), url });
+          assert.match(refusal(res, 400, 'invalid_parameter', name), new RegExp(`^The ${name} parameter is not valid percent-encoding`), `${method} ${url}`);
+        }
+        checked++;
+      }
+    }
+    assert.ok(checked > 20, `${checked} parameters checked`);
+    // Well-formed escapes, a percent-encoded name, and a broken value of a parameter the route does not take are as before.
+    assert.equal((await ctx.get('/v1/codes/search?q=demo%20alpha')).statusCode, 200);
+    assert.equal((await ctx.get('/v1/codes?li%6Dit=2')).statusCode, 200);
+    refusal(await ctx.get('/v1/codes?nosuch=%FF'), 400, 'unknown_parameter', 'nosuch');
+  });
+
   test('a bad date names the format and echoes the value', async () => {
     for (const [url, param, value] of [
       ['/v1/changes?effective_from=2024-02-30', 'effective_from', '2024-02-30'],

@@ -5,7 +5,7 @@ import type { ChangeType } from '../../domain/records.ts';
 import { ApiError } from '../../errors.ts';
 import { listChanges, listCodeChanges } from '../../services/catalog.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
-import { rejectRepeatedParameters } from '../parameter-errors.ts';
+import { checkParameterValues } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
 import { sendAndKeep, sendKeptAnswer } from '../kept-answers.ts';
 import { ChangeRecord, ChangesQuery, CodeChangesQuery, CodeIdParams, PageOf, errorResponses, okResponse } from '../schemas.ts';
@@ -45,7 +45,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors, b
     '/changes',
     {
       config: { endpoint: 'changes.list' },
-      preValidation: [rejectRepeatedParameters, rejectLooseLimit],
+      preValidation: [checkParameterValues, rejectLooseLimit],
       schema: {
         operationId: 'listChanges',
         summary: 'List changes',
@@ -87,7 +87,7 @@ export async function changesRoutes(parent: FastifyInstance, { store, cursors, b
     '/codes/:code_id/changes',
     {
       config: { endpoint: 'changes.list' },
-      preValidation: [rejectRepeatedParameters, rejectLooseLimit],
+      preValidation: [checkParameterValues, rejectLooseLimit],
       schema: {
         operationId: 'listCodeChanges',
         summary: 'List the changes of one code',

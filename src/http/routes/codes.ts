@@ -5,7 +5,7 @@ import { getCode, getCodeNow, listCodes } from '../../services/catalog.ts';
 import { getCodeAsOf, listCodesAsOf } from '../../services/navigation.ts';
 import { CodeQuery } from '../navigation-schemas.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
-import { rejectRepeatedParameters } from '../parameter-errors.ts';
+import { checkParameterValues } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
 import { sendAndKeep, sendKeptAnswer } from '../kept-answers.ts';
 import { CodeIdParams, CodeRecord, CodesQuery, PageOf, errorResponses, okResponse } from '../schemas.ts';
@@ -24,7 +24,7 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors, bod
     '/codes',
     {
       config: { endpoint: 'codes.list' },
-      preValidation: [rejectRepeatedParameters, rejectLooseLimit],
+      preValidation: [checkParameterValues, rejectLooseLimit],
       schema: {
         operationId: 'listCodes',
         summary: 'List codes',
@@ -55,7 +55,7 @@ export async function codesRoutes(parent: FastifyInstance, { store, cursors, bod
     '/codes/:code_id',
     {
       config: { endpoint: 'codes.get' },
-      preValidation: rejectRepeatedParameters,
+      preValidation: checkParameterValues,
       schema: {
         operationId: 'getCode',
         summary: 'Get one code',

@@ -11,7 +11,7 @@ import { listAncestors, listChildren, listDescendants, listRoots } from '../../s
 import type { AncestorKey } from '../../domain/navigation.ts';
 import type { RawPage } from '../../domain/pages.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
-import { rejectRepeatedParameters } from '../parameter-errors.ts';
+import { checkParameterValues } from '../parameter-errors.ts';
 import { NAVIGATION_EXAMPLES } from '../navigation-examples.ts';
 import { HierarchyQuery, SystemParams } from '../navigation-schemas.ts';
 import { CodeIdParams, CodeRecord, PageOf, errorResponses, okResponse } from '../schemas.ts';
@@ -34,7 +34,7 @@ export const ancestorsCollection: Collection<AncestorKey> = {
     Number.isSafeInteger(distance) && (distance as number) >= 1 && typeof id === 'string' && rest.length === 0 ? { distance: distance as number, id } : null,
 };
 
-const hooks = [rejectRepeatedParameters, rejectLooseLimit];
+const hooks = [checkParameterValues, rejectLooseLimit];
 const GRAPH = 'Parents form a graph, not a tree: a code with two parents is a child of each.';
 
 export async function hierarchyRoutes(parent: FastifyInstance, { store, cursors, bodies }: RouteDeps): Promise<void> {

@@ -5,7 +5,7 @@ import type { CodeStatus } from '../../domain/records.ts';
 import { QUERY_MAX_LENGTH, searchCodes, searchQueryText } from '../../services/search.ts';
 import type { SearchGroup, SearchKey } from '../../domain/search.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
-import { rejectRepeatedParameters } from '../parameter-errors.ts';
+import { checkParameterValues } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
 import { CodeRecord, CodesQuery, PageOf, errorResponses, okResponse } from '../schemas.ts';
 import { bodyFor, sendJsonText, type RouteDeps } from './v1-types.ts';
@@ -48,7 +48,7 @@ export async function searchRoutes(parent: FastifyInstance, { store, cursors, bo
     '/codes/search',
     {
       config: { endpoint: 'codes.search' },
-      preValidation: [rejectRepeatedParameters, checkQuery, rejectLooseLimit],
+      preValidation: [checkParameterValues, checkQuery, rejectLooseLimit],
       schema: {
         operationId: 'searchCodes',
         summary: 'Search codes',

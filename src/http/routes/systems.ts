@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { getSystem, listReleases, listSystems } from '../../services/systems.ts';
 import { effectiveLimit, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
-import { rejectRepeatedParameters } from '../parameter-errors.ts';
+import { checkParameterValues } from '../parameter-errors.ts';
 import { EXAMPLES } from '../examples.ts';
 import { NoQuery, PageOf, PagingQuery, ReleaseRecord, SystemParams, SystemRecord, errorResponses, okResponse } from '../schemas.ts';
 import { bodyFor, sendJsonText, type RouteDeps } from './v1-types.ts';
@@ -21,7 +21,7 @@ export const releasesCollection: Collection<number> = {
 
 export async function systemsRoutes(parent: FastifyInstance, { store, cursors, bodies }: RouteDeps): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
-  const paging = [rejectRepeatedParameters, rejectLooseLimit];
+  const paging = [checkParameterValues, rejectLooseLimit];
 
   app.get(
     '/systems',
