@@ -195,6 +195,35 @@ for (const format of ['csv', 'ndjson'] as const) {
   });
 }
 
+for (const format of ['csv', 'ndjson'] as const) {
+  const row = (code: string, eol: string) => (format === 'csv' ? `${code},${'d'.repeat(500)}` : JSON.stringify({ code, display: 'd'.repeat(500) })) + eol;
+  const header = (eol: string) => (format === 'csv' ? `code,display${eol}` : '');
+
+  test(`${format}: a file of more than 1 MiB in lines that end in CR alone imports, as with LF`, async () => {
+    const rows = Array.from({ length: 2_200 }, (_, i) => row(`C${i}`, '\r'));
+    assert.ok(rows.join('').length > 1 << 20);
+    assert.equal((await fx.importText(header('\r') + rows.join(''), { release: 'r2', format })).added, 2_200);
+  });
+
+  test(`${format}: a line longer than 1 MiB among lines that end in CR is named by its own line`, async () => {
+    const { errors } = await rejectedWithRead([header('\r'), row('B', '\r'), row('C', '\r'), 'x'.repeat(2 << 20), '\r'], format);
+    assert.deepEqual(errors, [
+      [format === 'csv' ? 4 : 3, 'longer than 1 MiB (1048576 bytes), and a row holds at most 32 KiB of text: check that this is the right file and format'],
+    ]);
+  });
+
+  test(`${format}: a CRLF that the 1 MiB read splits is one line end`, async () => {
+    const first = header('\r\n') + row('B', '\r\n');
+    // The second row's CR is the first read's last byte, its LF the next read's first.
+    const second = row('C', '').padEnd((1 << 20) - first.length - 1, ' ');
+    const { errors } = await rejectedWithRead([first, second, '\r\n', 'x'.repeat(2 << 20), '\r\n'], format);
+    assert.deepEqual(
+      errors.map(([line, message]) => [line, message.slice(0, 30)]),
+      [[format === 'csv' ? 4 : 3, 'longer than 1 MiB (1048576 byt']],
+    );
+  });
+}
+
 test('a quoted CSV field that runs on past 1 MiB in short lines is refused where its record starts', async () => {
   const { errors, read, size } = await rejectedWithRead(
     ['code,display\nB,Beta\nC,"never closed\n', ...Array.from({ length: 200_000 }, () => 'short line, still quoted\n')],

@@ -38,6 +38,48 @@ function tooLong(line: number): UnreadableLine {
   );
 }
 
+const LF = 10;
+const CR = 13;
+
+/**
+ * The lines of bytes as they stream past, and the length of the one they are
+ * in. A line ends at CRLF, LF or a lone CR, each one break: the CSV reader
+ * counts lines so (inside a quoted field too), and so does readline for
+ * NDJSON, so a file of CR-ended lines is not one long line, and a line
+ * number here is the parsers' line number.
+ */
+class LineCount {
+  /** The line the next byte belongs to. */
+  line = 1;
+  /** Bytes of that line passed so far. */
+  private bytes = 0;
+  /** The last chunk ended in CR: an LF first in the next one is the rest of that CRLF, not a line of its own. */
+  private afterCR = false;
+
+  /** Counts the lines the chunk ends; false as soon as one is longer than MAX_LINE_BYTES (`line` is that one). */
+  pass(chunk: Buffer): boolean {
+    let start = this.afterCR && chunk[0] === LF ? 1 : 0;
+    let lf = chunk.indexOf(LF, start);
+    // Searched once per chunk: in a file of LF lines there is none, and the loop goes from LF to LF as before.
+    let cr = chunk.indexOf(CR, start);
+    while (lf !== -1 || cr !== -1) {
+      const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
+      if (this.bytes + (end - start) > MAX_LINE_BYTES) return false;
+      this.line++;
+      this.bytes = 0;
+      start = end + 1;
+      if (end === cr) {
+        if (chunk[start] === LF) start++;
+        cr = chunk.indexOf(CR, start);
+      }
+      if (lf !== -1 && lf < start) lf = chunk.indexOf(LF, start);
+    }
+    this.afterCR = chunk[chunk.length - 1] === CR;
+    this.bytes += chunk.length - start;
+    return this.bytes <= MAX_LINE_BYTES;
+  }
+}
+
 /**
  * Turns the bytes into text and fails at the first one that is not UTF-8
  * (decoding with replacement would import U+FFFD in place of the bad bytes),
@@ -48,9 +90,7 @@ function tooLong(line: number): UnreadableLine {
 function textGuard(): Transform {
   // ignoreBOM: a byte order mark is the parsers' to drop (one, at the start), as it was when they decoded the bytes.
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  /** The line the next byte belongs to, and how many bytes of it have passed. */
-  let line = 1;
-  let lineBytes = 0;
+  const lines = new LineCount();
   return new Transform({
     // Strings out, a few 1 MiB chunks of them at most.
     readableObjectMode: true,
@@ -60,22 +100,11 @@ function textGuard(): Transform {
       try {
         text = decoder.decode(chunk, { stream: true });
       } catch {
-        done(notUtf8(lineOfBadBytes(chunk, line)));
+        done(notUtf8(lineOfBadBytes(chunk, lines.line)));
         return;
       }
-      let start = 0;
-      for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
-        if (lineBytes + (end - start) > MAX_LINE_BYTES) {
-          done(tooLong(line));
-          return;
-        }
-        line++;
-        lineBytes = 0;
-        start = end + 1;
-      }
-      lineBytes += chunk.length - start;
-      if (lineBytes > MAX_LINE_BYTES) {
-        done(tooLong(line));
+      if (!lines.pass(chunk)) {
+        done(tooLong(lines.line));
         return;
       }
       done(null, text === '' ? undefined : text);
@@ -85,7 +114,7 @@ function textGuard(): Transform {
         const rest = decoder.decode();
         done(null, rest === '' ? undefined : rest);
       } catch {
-        done(notUtf8(line));
+        done(notUtf8(lines.line));
       }
     },
   });
