@@ -67,6 +67,49 @@ test('bytes that are not UTF-8 are refused at their line, in CSV and NDJSON', as
   );
 });
 
+test('bytes that are not UTF-8 are refused at their line in files of CR-ended and CRLF-ended lines', async () => {
+  for (const eol of ['\r', '\r\n']) {
+    const csv = Buffer.from(`code,display${eol}A,Alpha${eol}B,Be\xfft${eol}C,Gamma${eol}`, 'latin1');
+    assert.deepEqual(
+      (await rejected(csv)).map((e) => [e.line, e.message]),
+      [[3, 'not valid UTF-8 text: save the file as UTF-8']],
+      JSON.stringify(eol),
+    );
+    const ndjson = Buffer.from(`{"code":"A","display":"Alpha"}${eol}{"code":"B","display":"Be\xfft"}${eol}`, 'latin1');
+    assert.deepEqual(
+      (await rejected(ndjson, 'ndjson')).map((e) => e.line),
+      [2],
+      JSON.stringify(eol),
+    );
+  }
+});
+
+test('bytes that are not UTF-8 get the line the CSV reader gives, after a quoted field of CR, LF and CRLF breaks', async () => {
+  const before = 'code,display,definition\rA,Alpha,"one\rtwo\nthree\r\nfour"\r\n\rB,';
+  assert.deepEqual(await rejected(`${before},\r`), [{ line: 7, message: 'display is required' }]);
+  assert.deepEqual(await rejected(Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(',\r')])), [
+    { line: 7, message: 'not valid UTF-8 text: save the file as UTF-8' },
+  ]);
+});
+
+for (const format of ['csv', 'ndjson'] as const) {
+  test(`${format}: a character the 1 MiB read cuts off after its first byte is refused on its own line, not the next read's`, async () => {
+    const first = format === 'csv' ? 'code,display\nB,Beta\n' : '{"code":"B","display":"Beta"}\n';
+    const start = format === 'csv' ? 'C,' : '{"code":"C","display":"';
+    // The lead byte of a 3-byte character is the first read's last byte; what follows it is no continuation.
+    const filler = 'x'.repeat((1 << 20) - first.length - start.length - 1);
+    const next = format === 'csv' ? 'D,Delta\n'.repeat(100) : '"}\n{"code":"D","display":"Delta"}\n';
+    const errors = await rejected(
+      Buffer.concat([Buffer.from(first + start + filler), Buffer.from([0xe2]), Buffer.from(`${format === 'csv' ? '\n' : ''}${next}`)]),
+      format,
+    );
+    assert.deepEqual(
+      errors.map((e) => [e.line, e.message]),
+      [[format === 'csv' ? 3 : 2, 'not valid UTF-8 text: save the file as UTF-8']],
+    );
+  });
+}
+
 test('an unpaired surrogate anywhere in an NDJSON row is refused at its line, field by field', async () => {
   const lone = '"X\\ud800"';
   const lines = [

@@ -78,6 +78,41 @@ class LineCount {
     this.bytes += chunk.length - start;
     return this.bytes <= MAX_LINE_BYTES;
   }
+
+  /**
+   * The line of the first bad bytes in bytes, which start where the count
+   * is: the next chunk, perhaps after the start of a character the last one
+   * left unfinished (no line break, so on the count's line). Run only on a
+   * file that fails, so a plain loop over the bytes.
+   */
+  ofBadBytes(bytes: Buffer): number {
+    let line = this.line;
+    let start = this.afterCR && bytes[0] === LF ? 1 : 0;
+    for (let at = start; at < bytes.length; at++) {
+      const byte = bytes[at];
+      if (byte !== LF && byte !== CR) continue;
+      if (!isUtf8(bytes.subarray(start, at))) return line;
+      line++;
+      if (byte === CR && bytes[at + 1] === LF) at++;
+      start = at + 1;
+    }
+    return line;
+  }
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+/** The last bytes of chunk if they begin a character it does not finish (at most 3), copied; else none. */
+function unfinishedCharacter(chunk: Buffer): Buffer {
+  for (let back = 1; back <= 3 && back <= chunk.length; back++) {
+    const byte = chunk[chunk.length - back]!;
+    if (byte < 0x80) return NO_BYTES;
+    // A continuation byte (10xxxxxx): its character began further back.
+    if (byte < 0xc0) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+    return length > back ? Buffer.from(chunk.subarray(chunk.length - back)) : NO_BYTES;
+  }
+  return NO_BYTES;
 }
 
 /**
@@ -91,6 +126,7 @@ function textGuard(): Transform {
   // ignoreBOM: a byte order mark is the parsers' to drop (one, at the start), as it was when they decoded the bytes.
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const lines = new LineCount();
+  let unfinished: Buffer = NO_BYTES;
   return new Transform({
     // Strings out, a few 1 MiB chunks of them at most.
     readableObjectMode: true,
@@ -100,9 +136,11 @@ function textGuard(): Transform {
       try {
         text = decoder.decode(chunk, { stream: true });
       } catch {
-        done(notUtf8(lineOfBadBytes(chunk, lines.line)));
+        // The decoder held the bytes of a character the last chunk did not finish: they may be the bad ones.
+        done(notUtf8(lines.ofBadBytes(Buffer.concat([unfinished, chunk]))));
         return;
       }
+      unfinished = unfinishedCharacter(chunk);
       if (!lines.pass(chunk)) {
         done(tooLong(lines.line));
         return;
@@ -118,18 +156,6 @@ function textGuard(): Transform {
       }
     },
   });
-}
-
-/** The line, counted from `firstLine` at the chunk's start, that holds the chunk's first bad bytes. */
-function lineOfBadBytes(chunk: Buffer, firstLine: number): number {
-  let line = firstLine;
-  let start = 0;
-  for (let end = chunk.indexOf(10); ; end = chunk.indexOf(10, start)) {
-    if (!isUtf8(chunk.subarray(start, end === -1 ? chunk.length : end))) return line;
-    if (end === -1) return line;
-    line++;
-    start = end + 1;
-  }
 }
 
 /** The file's text, through the text guard, in string chunks; errors of the file itself come out of the same stream. */
