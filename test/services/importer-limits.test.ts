@@ -1,14 +1,15 @@
 /**
  * What an import refuses, row by row with line numbers, before anything is
  * applied: oversized rows (records are served whole) and bytes that are not
- * UTF-8; and attribute names that are ordinary to a file but special to
- * JavaScript objects.
+ * UTF-8; text that one of the backends cannot store; and attribute names
+ * that are ordinary to a file but special to JavaScript objects.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, test } from 'node:test';
+import { after, afterEach, beforeEach, describe, test } from 'node:test';
 import { ImportRejected, runImport } from '../../src/services/import/importer.ts';
+import { importBackends } from './import-backends.ts';
 import { openImportFixture, type ImportFixture } from './import-helpers.ts';
 
 let fx: ImportFixture;
@@ -134,6 +135,86 @@ test('an unpaired surrogate anywhere in an NDJSON row is refused at its line, fi
     ],
   );
 });
+
+const backends = await importBackends();
+after(() => Promise.all(backends.map((b) => b.dispose())));
+
+for (const backend of backends) {
+  // PostgreSQL cannot store U+0000 in text; SQLite can. A file must import the same way on both.
+  describe(`a NUL character on ${backend.name}`, { skip: backend.skip }, () => {
+    const nul = 'contains a NUL character (U+0000), which text cannot hold: remove it from the source file';
+
+    test('is refused in every text of an NDJSON row, at its line and naming the field; tabs and line breaks are not', async () => {
+      const t = await backend.open();
+      try {
+        await t.importText('code,display\nA,Alpha\n');
+        const before = await t.snapshot();
+        const lines = [
+          '{"code":"B","display":"Be\\u0000ta"}',
+          '{"code":"C","display":"Gamma","definition":"one\\u0000"}',
+          '{"code":"D","display":"Delta","parents":["A\\u0000"]}',
+          '{"code":"E","display":"Epsilon","attributes":{"n\\u0000":"v"}}',
+          '{"code":"F","display":"Phi","note":"\\u0000"}',
+          '{"code":"G\\u0000","display":"Gamma"}',
+          '{"code":"H","display":"Tab\\there","definition":"two\\nlines\\r\\n","note":"a\\tb"}',
+        ];
+        const refused = await t.importText(`${lines.join('\n')}\n`, { format: 'ndjson' }).then(
+          () => assert.fail('the import was accepted'),
+          (e: unknown) => e,
+        );
+        assert.ok(refused instanceof ImportRejected, String(refused));
+        assert.deepEqual(
+          refused.errors.map((e) => [e.line, e.message]),
+          [
+            [1, `display ${nul}`],
+            [2, `definition ${nul}`],
+            [3, `parents ${nul}`],
+            [4, `attribute name "n\\u0000" ${nul}`],
+            [5, `attribute note ${nul}`],
+            [6, 'code contains control characters'],
+          ],
+        );
+        assert.equal(await t.snapshot(), before, 'nothing was applied');
+        assert.equal((await t.importText(`${lines.at(-1)}\n`, { format: 'ndjson' })).added, 1);
+        const h = (await t.code('t:H'))!;
+        assert.deepEqual([h.display, h.definition, h.attributes], ['Tab\there', 'two\nlines\r\n', { note: 'a\tb' }]);
+      } finally {
+        await t.close();
+      }
+    });
+
+    test('a NUL byte in a CSV field or column name is refused at its line, naming the field', async () => {
+      const t = await backend.open();
+      try {
+        const refused = await t.importText('code,display,definition,note\nA,Al\0pha,,\nB,Beta,x\0y,\nC,Gamma,,\0\nD,Delta,,ok\n').then(
+          () => assert.fail('the import was accepted'),
+          (e: unknown) => e,
+        );
+        assert.ok(refused instanceof ImportRejected, String(refused));
+        assert.deepEqual(
+          refused.errors.map((e) => [e.line, e.message]),
+          [
+            [2, `display ${nul}`],
+            [3, `definition ${nul}`],
+            [4, `attribute note ${nul}`],
+          ],
+        );
+        const header = await t.importText('code,display,no\0te\nA,Alpha,x\nB,Beta,y\n').then(
+          () => assert.fail('the import was accepted'),
+          (e: unknown) => e,
+        );
+        assert.ok(header instanceof ImportRejected, String(header));
+        assert.deepEqual(
+          header.errors.map((e) => [e.line, e.message]),
+          [[1, `the header's column name "no\\u0000te" ${nul}`]],
+        );
+        assert.deepEqual(await t.codes(), []);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}
 
 test('a surrogate encoded as bytes (CESU-8) is not UTF-8: refused at its line in CSV and NDJSON', async () => {
   const surrogate = Buffer.from([0xed, 0xa0, 0x80]);

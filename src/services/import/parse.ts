@@ -47,8 +47,19 @@ function notUnicode(what: string): string {
   return `${what} is not valid Unicode text: it holds an unpaired surrogate (a \\ud800–\\udfff escape without its pair); correct the source file`;
 }
 
+/**
+ * PostgreSQL cannot store U+0000 in text (SQLite can): a file that holds one
+ * must be refused on both, and before either database sees it. Only a NUL
+ * byte in a CSV file or a JSON escape can make one (JSON refuses the raw
+ * character), so like unpaired surrogates it is looked for only where one may be.
+ */
+function holdsNul(what: string): string {
+  return `${what} contains a NUL character (U+0000), which text cannot hold: remove it from the source file`;
+}
+
 const isWellFormed = (text: string) => text.isWellFormed();
-const alwaysWellFormed = () => true;
+const hasNoNul = (text: string) => !text.includes('\u0000');
+const always = () => true;
 
 interface RawRow {
   code: unknown;
@@ -59,9 +70,14 @@ interface RawRow {
   attributes: Record<string, unknown>;
 }
 
-/** Validates one raw row; returns the row or pushes errors. */
-function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscapes = false): ImportRow | null {
-  const wellFormed = mayHaveEscapes ? isWellFormed : alwaysWellFormed;
+/**
+ * Validates one raw row; returns the row or pushes errors. `unusualText`: the
+ * row may hold an unpaired surrogate or a NUL (an NDJSON line with an escape,
+ * a CSV file with a NUL byte), and its texts are checked for them.
+ */
+function validateRow(raw: RawRow, line: number, errors: RowError[], unusualText = false): ImportRow | null {
+  const wellFormed = unusualText ? isWellFormed : always;
+  const nulFree = unusualText ? hasNoNul : always;
   const problems: string[] = [];
   const code = typeof raw.code === 'string' ? raw.code : '';
   if (raw.code !== undefined && raw.code !== null && typeof raw.code !== 'string') problems.push('code must be text');
@@ -76,12 +92,14 @@ function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscap
   else if (display === '') problems.push('display is required');
   else if (display.length > MAX_DISPLAY_LENGTH) problems.push(`display is longer than ${MAX_DISPLAY_LENGTH} characters`);
   else if (!wellFormed(display)) problems.push(notUnicode('display'));
+  else if (!nulFree(display)) problems.push(holdsNul('display'));
 
   let definition: string | null = null;
   if (typeof raw.definition === 'string') definition = raw.definition.trim() === '' ? null : raw.definition;
   else if (raw.definition !== undefined && raw.definition !== null) problems.push('definition must be text');
   if (definition !== null && definition.length > MAX_DEFINITION_LENGTH) problems.push(`definition is longer than ${MAX_DEFINITION_LENGTH} characters`);
   else if (definition !== null && !wellFormed(definition)) problems.push(notUnicode('definition'));
+  else if (definition !== null && !nulFree(definition)) problems.push(holdsNul('definition'));
 
   let status: CodeStatus = 'active';
   if (raw.status !== undefined && raw.status !== null && raw.status !== '') {
@@ -104,6 +122,7 @@ function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscap
   if (parents.includes(code) && code !== '') problems.push('a code cannot be its own parent');
   if (new Set(parents).size !== parents.length) problems.push('parents lists a code twice');
   if (!parents.every(wellFormed)) problems.push(notUnicode('parents'));
+  else if (!parents.every(nulFree)) problems.push(holdsNul('parents'));
 
   // No prototype: a column named __proto__ or constructor is an attribute like any other.
   const attributes = Object.create(null) as Record<string, AttributeValue>;
@@ -117,8 +136,12 @@ function validateRow(raw: RawRow, line: number, errors: RowError[], mayHaveEscap
     const value = raw.attributes[name];
     if (!wellFormed(name)) {
       problems.push(notUnicode(`attribute name ${JSON.stringify(name)}`));
+    } else if (!nulFree(name)) {
+      problems.push(holdsNul(`attribute name ${JSON.stringify(name)}`));
     } else if (typeof value === 'string' && !wellFormed(value)) {
       problems.push(notUnicode(`attribute ${name}`));
+    } else if (typeof value === 'string' && !nulFree(value)) {
+      problems.push(holdsNul(`attribute ${name}`));
     } else if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
       attributes[name] = value === '' ? null : value;
       rowText += name.length + (typeof value === 'string' ? value.length : 8);
@@ -141,6 +164,8 @@ async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgre
   const reader = new CsvReader({ maxRecord: MAX_LINE_BYTES });
   let header: string[] | null = null;
   let headerErrors: RowError[] | null = null;
+  /** A chunk so far held a NUL: from then on rows are checked for one (a record may start in an earlier chunk). */
+  let nulSeen = false;
   const onRecord = (record: string[], line: number): boolean => {
     if (header === null) {
       header = record.map((name) => name.trim());
@@ -169,12 +194,14 @@ async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgre
       if (KNOWN.has(name)) (raw as unknown as Record<string, unknown>)[name] = record[i];
       else raw.attributes[name] = record[i];
     }
-    const row = validateRow(raw, line, errors);
+    const row = validateRow(raw, line, errors, nulSeen);
     if (row) sink(row);
     return errors.length < MAX_ERRORS;
   };
   try {
     for await (const chunk of source as AsyncIterable<string>) {
+      // One search of each 1 MiB chunk, so that rows are not searched one text at a time.
+      nulSeen ||= chunk.includes('\u0000');
       reader.push(chunk, onRecord);
       if (reader.stopped) break;
     }
@@ -216,6 +243,9 @@ function headerProblems(header: string[]): string[] {
     if (!header.includes(required)) problems.push(`the header has no ${required} column (columns: ${header.join(', ')})`);
   }
   if (header.some((name) => name === '')) problems.push('the header has an empty column name');
+  // Here once, rather than as an attribute name in every row.
+  const withNul = header.find((name) => !hasNoNul(name));
+  if (withNul !== undefined) problems.push(holdsNul(`the header's column name ${JSON.stringify(withNul)}`));
   const dupes = header.filter((name, i) => header.indexOf(name) !== i);
   if (dupes.length > 0) problems.push(`the header repeats ${[...new Set(dupes)].join(', ')}`);
   return problems;
@@ -253,6 +283,7 @@ async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: BytePro
       }
       for (const [name, v] of Object.entries(obj)) if (!KNOWN.has(name) && name !== 'attributes') attributes[name] = v;
       const fields = { code: obj.code, display: obj.display, definition: obj.definition, status: obj.status, parents: obj.parents, attributes };
+      // Only an escape can make an unpaired surrogate or a NUL: JSON refuses a raw control character.
       const row = validateRow(fields, line, errors, text.includes('\\u'));
       if (row) sink(row);
       if (errors.length >= MAX_ERRORS) break;
