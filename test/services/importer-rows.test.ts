@@ -91,6 +91,13 @@ test('a bad or missing header is reported on line 1', async () => {
   await rejects(t.importText('\n\n'), [[1, /the file is empty/]]);
 });
 
+test('an NDJSON file with no object (empty, blank lines, spaces) is refused on line 1, and its release stays free', async () => {
+  for (const text of ['', '\n\n', '  \r\n\t\n']) {
+    await rejects(t.importText(text, { format: 'ndjson', release: 'r2' }), [[1, /^the file is empty: expected one JSON object per line$/]]);
+  }
+  assert.equal((await t.importText('{"code":"B","display":"Beta"}\n', { format: 'ndjson', release: 'r2' })).added, 1);
+});
+
 test('every bad NDJSON line is reported with its line, and nothing is applied', async () => {
   const ndjson = [
     '{"code":"B","display":"Beta"}', // 1: fine

@@ -256,11 +256,13 @@ async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: BytePro
   const input = readText(file, onProgress);
   const lines = createInterface({ input, crlfDelay: Infinity });
   let line = 0;
+  let empty = true;
   try {
     for await (const raw of lines) {
       line++;
       const text = line === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
       if (text.trim() === '') continue;
+      empty = false;
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -294,6 +296,8 @@ async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: BytePro
   } finally {
     input.destroy();
   }
+  // A file with no object is no release: imported, it would record nothing and take the release's name.
+  if (empty && errors.length === 0) errors.push({ line: 1, message: 'the file is empty: expected one JSON object per line' });
   return errors;
 }
 
