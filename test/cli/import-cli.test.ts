@@ -145,6 +145,22 @@ describe('codebook import', () => {
     assert.deepEqual(await contents(), before, 'nothing was applied');
   });
 
+  test('past 1000 bad rows: the first 1000 printed, and the last line says reading stopped there, also with --json', async () => {
+    const bad = file('bad.ndjson', '{"code":"","display":"x"}\n'.repeat(1_500));
+    const stopped = `the first 1000 problems in ${bad} (to line 1000): reading stops at 1000, so the rest of the file was not checked; nothing was imported`;
+    const run = await codebook('import', bad, ...IMPORT);
+    assert.equal(run.code, 1);
+    const lines = run.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1001);
+    assert.deepEqual([lines[0], lines[999], lines[1000]], ['line 1: code is required', 'line 1000: code is required', `codebook: ${stopped}`]);
+    const json = await codebook('import', bad, ...IMPORT, '--json');
+    assert.equal(json.code, 1);
+    const { error } = JSON.parse(json.stdout) as { error: { message: string; errors: { line: number }[] } };
+    assert.equal(error.message, stopped);
+    assert.equal(error.errors.length, 1000);
+    assert.equal(existsSync(dbPath) ? (await contents()).changes : 0, 0, 'nothing was applied');
+  });
+
   test('a file that is not UTF-8 names its line once', async () => {
     const latin1 = join(dir, 'latin1.csv');
     writeFileSync(latin1, Buffer.concat([Buffer.from('code,display\n'), Buffer.from('B,Caf\xe9\n', 'latin1'), Buffer.from('C,Gamma\n')]));

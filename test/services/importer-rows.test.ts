@@ -127,6 +127,50 @@ test('every bad NDJSON line is reported with its line, and nothing is applied', 
   ]);
 });
 
+for (const format of ['csv', 'ndjson'] as const) {
+  /** A file of n rows without a code, one problem each; the line of the first. */
+  const withoutCodes = (n: number) => (format === 'csv' ? `code,display\n${',x\n'.repeat(n)}` : '{"code":"","display":"x"}\n'.repeat(n));
+  const firstRow = format === 'csv' ? 2 : 1;
+
+  test(`${format}: past 1000 problems reading stops, and the refusal says these are the first 1000`, async () => {
+    let refused: ImportRejected | undefined;
+    await assert.rejects(t.importText(withoutCodes(1_500), { format }), (error: unknown) => {
+      assert.ok(error instanceof ImportRejected, String(error));
+      refused = error;
+      return true;
+    });
+    const last = firstRow + 999;
+    assert.equal(refused!.errors.length, 1000);
+    assert.deepEqual(refused!.errors.at(-1), { line: last, message: 'code is required' });
+    assert.match(
+      refused!.message,
+      new RegExp(
+        `^the first 1000 problems in .*\\.${format} \\(to line ${last}\\): reading stops at 1000, so the rest of the file was not checked; nothing was imported$`,
+      ),
+    );
+    assert.equal(await t.snapshot(), before, 'nothing was applied');
+  });
+
+  test(`${format}: exactly 1000 problems, the last on the last row, are all of them`, async () => {
+    await assert.rejects(
+      t.importText(withoutCodes(1_000), { format }),
+      (error: unknown) =>
+        error instanceof ImportRejected && error.errors.length === 1000 && /^1000 problem\(s\) in .*; nothing was imported$/.test(error.message),
+    );
+  });
+}
+
+test('a row with several problems at the limit: the first 1000 problems are reported, no more', async () => {
+  const rows = `${',x\n'.repeat(999)},,bogus\n,x\n`;
+  await assert.rejects(t.importText(`code,display,status\n${rows}`), (error: unknown) => {
+    assert.ok(error instanceof ImportRejected, String(error));
+    assert.equal(error.errors.length, 1000);
+    assert.deepEqual(error.errors.at(-1), { line: 1001, message: 'code is required' });
+    assert.match(error.message, /^the first 1000 problems in .* \(to line 1001\): reading stops at 1000/);
+    return true;
+  });
+});
+
 test('a bad system, release or effective date is refused before the file is read', async () => {
   const base: ImportRequest = {
     file: join(t.dir, 'does-not-exist.csv'),

@@ -9,7 +9,7 @@
 import { DamagedRecordError } from '../../store/stored-code.ts';
 import type { Store } from '../../store/store.ts';
 import { applyStaged } from './merge.ts';
-import { readImportRows } from './parse.ts';
+import { MAX_ERRORS, readImportRows, type RowError } from './parse.ts';
 import { ImportRejected, validateRequest, type ImportRequest } from './request.ts';
 import { ImportStage } from './stage.ts';
 import type { ImportOptions, ImportSummary } from './summary.ts';
@@ -25,15 +25,15 @@ export async function runImport(store: Store, req: ImportRequest, options: Impor
 
   const stage = new ImportStage(req.system);
   try {
-    const rowErrors = await readImportRows(
+    const read = await readImportRows(
       req.file,
       req.format,
       (row) => stage.add(row),
       (read, total) => progress('read', read, total, stage.rows),
     );
     progress('sort', 0, stage.rows, 0);
-    const errors = [...rowErrors, ...stage.finish()].sort((a, b) => a.line - b.line);
-    if (errors.length > 0) throw new ImportRejected(`${errors.length} problem(s) in ${req.file}; nothing was imported`, errors);
+    const errors = [...read.errors, ...stage.finish()].sort((a, b) => a.line - b.line);
+    if (errors.length > 0) throw rowsRejected(req.file, errors, read.stopped);
     const summary = await store.withImport((tx) => applyStaged(tx, req, stage, options));
     // Timed here, not in the merge: the commit (the WAL's last pages, FTS5's last segments) and the wait for
     // running servers to see it are part of the import, ~10 % of a large snapshot's time.
@@ -46,4 +46,19 @@ export async function runImport(store: Store, req: ImportRequest, options: Impor
   } finally {
     stage.close();
   }
+}
+
+/**
+ * The refusal of a file with bad rows. When reading stopped at MAX_ERRORS,
+ * it gives the first MAX_ERRORS in file order (a row may have added several,
+ * the stage codes found twice in the rows read) and says that they are the
+ * first: their count alone was read as the file's total.
+ */
+function rowsRejected(file: string, errors: RowError[], stopped: boolean): ImportRejected {
+  if (!stopped) return new ImportRejected(`${errors.length} problem(s) in ${file}; nothing was imported`, errors);
+  const first = errors.slice(0, MAX_ERRORS);
+  return new ImportRejected(
+    `the first ${MAX_ERRORS} problems in ${file} (to line ${first.at(-1)!.line}): reading stops at ${MAX_ERRORS}, so the rest of the file was not checked; nothing was imported`,
+    first,
+  );
 }

@@ -1,8 +1,8 @@
 /**
  * Reads an import file as a stream of validated rows, handed one at a time to
  * a sink that keeps none of them in memory. Every problem is collected with
- * its line number (up to MAX_ERRORS); the caller applies nothing unless the
- * list is empty. Codes that appear twice are found by the stage (stage.ts).
+ * its line number; reading stops once MAX_ERRORS are, and says so. The
+ * caller applies nothing unless the list is empty. Codes that appear twice are found by the stage (stage.ts).
  */
 import { createInterface } from 'node:readline';
 import { CODE_STATUSES, type AttributeValue, type CodeContent, type CodeStatus } from '../../domain/records.ts';
@@ -23,6 +23,13 @@ export interface RowError {
 
 /** Receives each valid row as it is read. */
 export type RowSink = (row: ImportRow) => void;
+
+/** What reading a file found: its problems, in file order. */
+export interface ReadProblems {
+  errors: RowError[];
+  /** MAX_ERRORS problems were found before the file's last row: reading stopped, and the rest is unchecked. */
+  stopped: boolean;
+}
 
 const KNOWN = new Set(['code', 'display', 'definition', 'status', 'parents']);
 export const MAX_ERRORS = 1000;
@@ -157,7 +164,7 @@ function validateRow(raw: RawRow, line: number, errors: RowError[], unusualText 
   return { code, line, display: raw.display as string, definition, status, parents, attributes };
 }
 
-async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<RowError[]> {
+async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<ReadProblems> {
   const errors: RowError[] = [];
   const source = readText(file, onProgress);
   // A record (a quoted field may span lines) is held to the limit of a line.
@@ -166,7 +173,13 @@ async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgre
   let headerErrors: RowError[] | null = null;
   /** A chunk so far held a NUL: from then on rows are checked for one (a record may start in an earlier chunk). */
   let nulSeen = false;
+  let stopped = false;
   const onRecord = (record: string[], line: number): boolean => {
+    // At the next record, not the one that reached the limit: so a file whose last row did is read whole.
+    if (errors.length >= MAX_ERRORS) {
+      stopped = true;
+      return false;
+    }
     if (header === null) {
       header = record.map((name) => name.trim());
       // Checked before any row: every row of a file with too many columns would be refused anyway.
@@ -179,7 +192,7 @@ async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgre
     }
     if (record.length !== header.length) {
       errors.push({ line, message: `expected ${header.length} fields as in the header, found ${record.length}` });
-      return errors.length < MAX_ERRORS;
+      return true;
     }
     const raw: RawRow = {
       code: undefined,
@@ -196,7 +209,7 @@ async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgre
     }
     const row = validateRow(raw, line, errors, nulSeen);
     if (row) sink(row);
-    return errors.length < MAX_ERRORS;
+    return true;
   };
   try {
     for await (const chunk of source as AsyncIterable<string>) {
@@ -211,9 +224,9 @@ async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgre
   } finally {
     source.destroy();
   }
-  if (headerErrors !== null) return headerErrors;
+  if (headerErrors !== null) return { errors: headerErrors, stopped: false };
   if (header === null && errors.length === 0) errors.push({ line: 1, message: 'the file is empty: expected a header line with at least code,display' });
-  return errors;
+  return { errors, stopped };
 }
 
 /** What ended the reading of a CSV file early. */
@@ -251,18 +264,24 @@ function headerProblems(header: string[]): string[] {
   return problems;
 }
 
-async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<RowError[]> {
+async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<ReadProblems> {
   const errors: RowError[] = [];
   const input = readText(file, onProgress);
   const lines = createInterface({ input, crlfDelay: Infinity });
   let line = 0;
   let empty = true;
+  let stopped = false;
   try {
     for await (const raw of lines) {
       line++;
       const text = line === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
       if (text.trim() === '') continue;
       empty = false;
+      // Here, not after the line that reached the limit: every kind of problem counts, and a file whose last line did is read whole.
+      if (errors.length >= MAX_ERRORS) {
+        stopped = true;
+        break;
+      }
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -288,7 +307,6 @@ async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: BytePro
       // Only an escape can make an unpaired surrogate or a NUL: JSON refuses a raw control character.
       const row = validateRow(fields, line, errors, text.includes('\\u'));
       if (row) sink(row);
-      if (errors.length >= MAX_ERRORS) break;
     }
   } catch (error) {
     if (!(error instanceof UnreadableLine)) throw error;
@@ -298,10 +316,10 @@ async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: BytePro
   }
   // A file with no object is no release: imported, it would record nothing and take the release's name.
   if (empty && errors.length === 0) errors.push({ line: 1, message: 'the file is empty: expected one JSON object per line' });
-  return errors;
+  return { errors, stopped };
 }
 
-/** Streams the file's valid rows into sink, in file order; returns the problems found, in file order. */
-export async function readImportRows(file: string, format: ImportFormat, sink: RowSink, onProgress?: ByteProgress): Promise<RowError[]> {
+/** Streams the file's valid rows into sink, in file order; returns the problems found. */
+export async function readImportRows(file: string, format: ImportFormat, sink: RowSink, onProgress?: ByteProgress): Promise<ReadProblems> {
   return format === 'csv' ? parseCsvFile(file, sink, onProgress) : parseNdjsonFile(file, sink, onProgress);
 }
