@@ -171,6 +171,26 @@ test('a row with several problems at the limit: the first 1000 problems are repo
   });
 });
 
+test('past 1000 codes found twice, or 1000 unknown parents, the refusal says these are the first 1000 and more may follow', async () => {
+  const before = await t.snapshot();
+  const codes = Array.from({ length: 1_200 }, (_, i) => `D${i}`);
+  const twice = `code,display\n${codes.map((c) => `${c},x\n`).join('')}${codes.map((c) => `${c},again\n`).join('')}`;
+  await assert.rejects(t.importText(twice), (error: unknown) => {
+    assert.ok(error instanceof ImportRejected, String(error));
+    assert.equal(error.errors.length, 1000);
+    assert.match(error.message, /^the first 1000 problems in .*\.csv \(to line \d+\): the list stops at 1000, so more may follow; nothing was imported$/);
+    return true;
+  });
+  const orphans = `code,display,parents\n${codes.map((c) => `${c},x,NOPE${c}\n`).join('')}`;
+  await assert.rejects(t.importText(orphans), (error: unknown) => {
+    assert.ok(error instanceof ImportRejected, String(error));
+    assert.equal(error.errors.length, 1000);
+    assert.match(error.message, /^the first 1000 problems with parents in .*\.csv: the list stops there, so more may follow; nothing was imported$/);
+    return true;
+  });
+  assert.equal(await t.snapshot(), before, 'nothing was applied');
+});
+
 test('a bad system, release or effective date is refused before the file is read', async () => {
   const base: ImportRequest = {
     file: join(t.dir, 'does-not-exist.csv'),

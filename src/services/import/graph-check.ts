@@ -8,7 +8,7 @@
  */
 import type { ImportTransaction } from '../../store/store.ts';
 import { describePath, findCycles, MAX_CYCLES } from './hierarchy.ts';
-import { MAX_ERRORS, type RowError } from './parse.ts';
+import { MAX_ERRORS, type ListedErrors, type RowError } from './parse.ts';
 import type { ImportRequest } from './request.ts';
 import type { ImportStage } from './stage.ts';
 
@@ -21,8 +21,8 @@ interface Unnumbered {
   id: string;
 }
 
-export async function checkStagedGraph(stage: ImportStage, tx: ImportTransaction, req: ImportRequest, codeOf: (id: string) => string): Promise<RowError[]> {
-  if (stage.edges === 0) return [];
+export async function checkStagedGraph(stage: ImportStage, tx: ImportTransaction, req: ImportRequest, codeOf: (id: string) => string): Promise<ListedErrors> {
+  if (stage.edges === 0) return { errors: [], more: false };
   const n = stage.rows;
   const edgeStart = new Int32Array(n + 1);
   const rowEdges = new Int32Array(stage.edges);
@@ -30,6 +30,8 @@ export async function checkStagedGraph(stage: ImportStage, tx: ImportTransaction
   /** Rows with parents not in the file (a delta's stored parents), and those parents. */
   const storedParents = new Map<number, string[]>();
   const errors: RowError[] = [];
+  /** Whether a problem was left off the list (MAX_ERRORS unknown parents, MAX_CYCLES cycles). */
+  let more = false;
   /** Edges to parents not in the file: stored codes (a delta) or an error, decided a batch at a time. */
   let outside: { at: number; child: number; id: string; line: number }[] = [];
   const settleOutside = async () => {
@@ -41,6 +43,8 @@ export async function checkStagedGraph(stage: ImportStage, tx: ImportTransaction
         storedParents.set(o.child, [...(storedParents.get(o.child) ?? []), o.id]);
       } else if (errors.length < MAX_ERRORS) {
         errors.push({ line: o.line, message: `parent ${codeOf(o.id)} is not a code of this system` });
+      } else {
+        more = true;
       }
     }
     outside = [];
@@ -58,7 +62,7 @@ export async function checkStagedGraph(stage: ImportStage, tx: ImportTransaction
   }
   while (child < n) edgeStart[++child] = e;
   await settleOutside();
-  if (errors.length > 0) return errors;
+  if (errors.length > 0) return { errors, more };
 
   const roots = req.mode === 'snapshot' ? allRows(n) : await rowsWithNewParents(stage, tx);
   const stored = await fetchStoredAncestors(stage, tx, { edgeStart, rowEdges, unnumbered, storedParents }, roots);
@@ -94,9 +98,12 @@ export async function checkStagedGraph(stage: ImportStage, tx: ImportTransaction
         message: `${codeOf(under.id)} has stored ancestors that form a cycle (→ means "has parent"): ${path}; import a delta row for one of them with a corrected parents field`,
       });
     }
-    if (errors.length >= MAX_CYCLES) break;
+    if (errors.length >= MAX_CYCLES) {
+      more = true;
+      break;
+    }
   }
-  return errors.sort((a, b) => a.line - b.line);
+  return { errors: errors.sort((a, b) => a.line - b.line), more };
 }
 
 /** Every row, as many times as it is iterated. */

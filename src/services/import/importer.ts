@@ -32,8 +32,9 @@ export async function runImport(store: Store, req: ImportRequest, options: Impor
       (read, total) => progress('read', read, total, stage.rows),
     );
     progress('sort', 0, stage.rows, 0);
-    const errors = [...read.errors, ...stage.finish()].sort((a, b) => a.line - b.line);
-    if (errors.length > 0) throw rowsRejected(req.file, errors, read.stopped);
+    const twice = stage.finish();
+    const errors = [...read.errors, ...twice.errors].sort((a, b) => a.line - b.line);
+    if (errors.length > 0) throw rowsRejected(req.file, errors, read.stopped, twice.more);
     const summary = await store.withImport((tx) => applyStaged(tx, req, stage, options));
     // Timed here, not in the merge: the commit (the WAL's last pages, FTS5's last segments) and the wait for
     // running servers to see it are part of the import, ~10 % of a large snapshot's time.
@@ -49,16 +50,15 @@ export async function runImport(store: Store, req: ImportRequest, options: Impor
 }
 
 /**
- * The refusal of a file with bad rows. When reading stopped at MAX_ERRORS,
- * it gives the first MAX_ERRORS in file order (a row may have added several,
- * the stage codes found twice in the rows read) and says that they are the
- * first: their count alone was read as the file's total.
+ * The refusal of a file with bad rows. When reading stopped at MAX_ERRORS, or
+ * the list of codes found twice did (listCut), it gives the first MAX_ERRORS
+ * in file order (a row may have added several, the stage codes found twice in
+ * the rows read) and says that they are the first: their count alone was read
+ * as the file's total.
  */
-function rowsRejected(file: string, errors: RowError[], stopped: boolean): ImportRejected {
-  if (!stopped) return new ImportRejected(`${errors.length} problem(s) in ${file}; nothing was imported`, errors);
+function rowsRejected(file: string, errors: RowError[], stopped: boolean, listCut: boolean): ImportRejected {
+  if (!stopped && !listCut) return new ImportRejected(`${errors.length} problem(s) in ${file}; nothing was imported`, errors);
   const first = errors.slice(0, MAX_ERRORS);
-  return new ImportRejected(
-    `the first ${MAX_ERRORS} problems in ${file} (to line ${first.at(-1)!.line}): reading stops at ${MAX_ERRORS}, so the rest of the file was not checked; nothing was imported`,
-    first,
-  );
+  const why = stopped ? `reading stops at ${MAX_ERRORS}, so the rest of the file was not checked` : `the list stops at ${MAX_ERRORS}, so more may follow`;
+  return new ImportRejected(`the first ${MAX_ERRORS} problems in ${file} (to line ${first.at(-1)!.line}): ${why}; nothing was imported`, first);
 }

@@ -60,9 +60,12 @@ export async function applyStaged(
   const codeOf = (id: string) => codeOfStoredId(id, req.system);
 
   progress('check', 0, stage.rows, 0);
-  const graphErrors = await checkStagedGraph(stage, tx, req, codeOf);
-  if (graphErrors.length > 0) {
-    throw new ImportRejected(`${graphErrors.length} problem(s) with parents in ${req.file}; nothing was imported`, graphErrors);
+  const graph = await checkStagedGraph(stage, tx, req, codeOf);
+  if (graph.errors.length > 0) {
+    const what = graph.more
+      ? `the first ${graph.errors.length} problems with parents in ${req.file}: the list stops there, so more may follow`
+      : `${graph.errors.length} problem(s) with parents in ${req.file}`;
+    throw new ImportRejected(`${what}; nothing was imported`, graph.errors);
   }
   const systemLatest = await tx.latestEffectiveDate(req.system);
   const feedLatest = await tx.latestEffectiveDate(null);

@@ -33,6 +33,12 @@ export interface ReadProblems {
 
 const KNOWN = new Set(['code', 'display', 'definition', 'status', 'parents']);
 export const MAX_ERRORS = 1000;
+
+/** Problems a check found, at most MAX_ERRORS; more: it stopped listing there, and more may follow. */
+export interface ListedErrors {
+  errors: RowError[];
+  more: boolean;
+}
 const MAX_CODE_LENGTH = 512;
 const MAX_DISPLAY_LENGTH = 1_000;
 const MAX_DEFINITION_LENGTH = 10_000;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { CodeContent, CodeStatus } from '../../domain/records.ts';
 import { canonicalText, contentOfCanonical, hashOfCanonical } from './diff.ts';
-import { MAX_ERRORS, type ImportRow, type RowError } from './parse.ts';
+import { MAX_ERRORS, type ImportRow, type ListedErrors, type RowError } from './parse.ts';
 
 /** Rows per insert transaction of the stage. */
 const BATCH = 5_000;
@@ -93,7 +93,7 @@ export class ImportStage {
   }
 
   /** Once every row is staged: sorts them by id and returns the codes that appear again, with their lines. */
-  finish(): RowError[] {
+  finish(): ListedErrors {
     this.flush();
     this.db.exec('CREATE INDEX rows_by_id ON rows (id, line, hash, status, parents, rank)');
     const errors: RowError[] = [];
@@ -101,11 +101,11 @@ export class ImportStage {
     const again = this.db.prepare('SELECT line FROM rows WHERE id = ? AND line > ? ORDER BY line');
     for (const { id, first } of twice.iterate() as Iterable<{ id: string; first: number }>) {
       for (const { line } of again.all(id, first) as { line: number }[]) {
+        if (errors.length === MAX_ERRORS) return { errors, more: true };
         errors.push({ line, message: `code ${id.slice(this.prefix.length)} appears again (first on line ${first})` });
       }
-      if (errors.length >= MAX_ERRORS) break;
     }
-    return errors;
+    return { errors, more: false };
   }
 
   /** Every row in id order (binary, the order codes are paged in). */
