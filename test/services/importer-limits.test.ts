@@ -19,15 +19,21 @@ beforeEach(async () => {
 });
 afterEach(() => fx.close());
 
-async function rejected(text: string | Buffer, format: 'csv' | 'ndjson' = 'csv'): Promise<{ line: number; message: string }[]> {
-  const before = await fx.snapshot();
-  const file = join(fx.dir, `bad.${format}`);
-  writeFileSync(file, text);
-  const error = await runImport(fx.store, { file, system: 't', release: 'r2', effectiveDate: '2024-02-01', format, mode: 'delta' }).then(
+/** The ImportRejected an import ends with (fails the test when it is accepted, or fails otherwise). */
+async function refusal(importing: Promise<unknown>): Promise<ImportRejected> {
+  const error = await importing.then(
     () => assert.fail('the import was accepted'),
     (e: unknown) => e,
   );
   assert.ok(error instanceof ImportRejected, String(error));
+  return error;
+}
+
+async function rejected(text: string | Buffer, format: 'csv' | 'ndjson' = 'csv'): Promise<{ line: number; message: string }[]> {
+  const before = await fx.snapshot();
+  const file = join(fx.dir, `bad.${format}`);
+  writeFileSync(file, text);
+  const error = await refusal(runImport(fx.store, { file, system: 't', release: 'r2', effectiveDate: '2024-02-01', format, mode: 'delta' }));
   assert.equal(await fx.snapshot(), before, 'nothing was applied');
   return error.errors;
 }
@@ -158,11 +164,7 @@ for (const backend of backends) {
           '{"code":"G\\u0000","display":"Gamma"}',
           '{"code":"H","display":"Tab\\there","definition":"two\\nlines\\r\\n","note":"a\\tb"}',
         ];
-        const refused = await t.importText(`${lines.join('\n')}\n`, { format: 'ndjson' }).then(
-          () => assert.fail('the import was accepted'),
-          (e: unknown) => e,
-        );
-        assert.ok(refused instanceof ImportRejected, String(refused));
+        const refused = await refusal(t.importText(`${lines.join('\n')}\n`, { format: 'ndjson' }));
         assert.deepEqual(
           refused.errors.map((e) => [e.line, e.message]),
           [
@@ -186,11 +188,7 @@ for (const backend of backends) {
     test('a NUL byte in a CSV field or column name is refused at its line, naming the field', async () => {
       const t = await backend.open();
       try {
-        const refused = await t.importText('code,display,definition,note\nA,Al\0pha,,\nB,Beta,x\0y,\nC,Gamma,,\0\nD,Delta,,ok\n').then(
-          () => assert.fail('the import was accepted'),
-          (e: unknown) => e,
-        );
-        assert.ok(refused instanceof ImportRejected, String(refused));
+        const refused = await refusal(t.importText('code,display,definition,note\nA,Al\0pha,,\nB,Beta,x\0y,\nC,Gamma,,\0\nD,Delta,,ok\n'));
         assert.deepEqual(
           refused.errors.map((e) => [e.line, e.message]),
           [
@@ -199,11 +197,7 @@ for (const backend of backends) {
             [4, `attribute note ${nul}`],
           ],
         );
-        const header = await t.importText('code,display,no\0te\nA,Alpha,x\nB,Beta,y\n').then(
-          () => assert.fail('the import was accepted'),
-          (e: unknown) => e,
-        );
-        assert.ok(header instanceof ImportRejected, String(header));
+        const header = await refusal(t.importText('code,display,no\0te\nA,Alpha,x\nB,Beta,y\n'));
         assert.deepEqual(
           header.errors.map((e) => [e.line, e.message]),
           [[1, `the header's column name "no\\u0000te" ${nul}`]],
@@ -256,11 +250,7 @@ async function rejectedWithRead(parts: (string | Buffer)[], format: 'csv' | 'ndj
   const onProgress = (phase: string, done: number, total: number) => {
     if (phase === 'read') [read, size] = [Math.max(read, done), total];
   };
-  const error = await runImport(fx.store, { file, system: 't', release: 'r2', effectiveDate: '2024-02-01', format, mode: 'delta' }, { onProgress }).then(
-    () => assert.fail('the import was accepted'),
-    (e: unknown) => e,
-  );
-  assert.ok(error instanceof ImportRejected, String(error));
+  const error = await refusal(runImport(fx.store, { file, system: 't', release: 'r2', effectiveDate: '2024-02-01', format, mode: 'delta' }, { onProgress }));
   return { errors: error.errors.map((e) => [e.line, e.message]), read, size };
 }
 
