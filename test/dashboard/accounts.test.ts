@@ -117,6 +117,20 @@ describe('dashboard accounts over HTTP', () => {
     assert.equal((await visitor().signIn('dave@example.com', PASSWORD)).statusCode, 303, 'the password set through the used link stands');
   });
 
+  test('changing the password in the dashboard voids the links printed before it', async () => {
+    const { token } = await createUser(ctx.deps.admin, ctx.org, 'erin@example.com');
+    const printed = await newPasswordLink(ctx.deps.admin, 'erin@example.com');
+    assert.equal((await setPassword(visitor(), token, PASSWORD)).statusCode, 303);
+    const later = await newPasswordLink(ctx.deps.admin, 'erin@example.com');
+    const erin = await signedInAs('erin@example.com');
+    const changed = await erin.submit('/dashboard/password', '/dashboard/password', { current: PASSWORD, next: NEW_PASSWORD, confirm: NEW_PASSWORD });
+    assert.equal(changed.statusCode, 200);
+    for (const old of [printed.token, later.token]) {
+      assert.match(alert(await setPassword(visitor(), old, 'someone else chose this')), /not valid/);
+    }
+    assert.equal((await visitor().signIn('erin@example.com', NEW_PASSWORD)).statusCode, 303, 'the password chosen in the dashboard stands');
+  });
+
   test('short passwords and mismatched confirmations are refused with a message', async () => {
     const { token } = await createUser(ctx.deps.admin, ctx.org, 'alice@example.com');
     const v = visitor();

@@ -99,6 +99,8 @@ export async function changePassword(deps: UserDeps, user: User, current: string
   checkPasswordRules(next);
   await deps.store.dashboard.setPassword(user.id, await hashPassword(next));
   await deps.store.dashboard.deleteUserSessions(user.id);
+  // A link the operator printed before must not set another password over the one just chosen.
+  await deps.store.dashboard.deletePasswordTokens(user.id);
   await audit(deps, user.orgId, user.email, 'password.changed', user.email);
 }
 
