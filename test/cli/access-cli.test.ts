@@ -232,11 +232,14 @@ test('usage reports what a running server counted, by key and outcome', async ()
   }
 });
 
-test('a key name with control characters is refused; one stored before is listed with them escaped, not sent to the terminal', async () => {
+test('a key name with control characters or an API key in it is refused; one stored before is listed with them escaped, not sent to the terminal', async () => {
   const refused = await cli('keys', 'create', '--org', 'acme', '--name', 'ok\u001b[2J\u001b[31mred');
   assert.equal(refused.code, 1, refused.stderr);
   assert.equal(refused.stderr, 'codebook: key name must not contain control characters (line breaks, tabs, escapes)\n');
   assert.equal((await cli('keys', 'create', '--org', 'acme', '--name', 'two\nlines')).code, 1);
+  const keyInName = await cli('keys', 'create', '--org', 'acme', '--name', `backup of svc_live_${'A1b2'.repeat(8)}`);
+  assert.equal(keyInName.stderr, 'codebook: key name must not contain an API key: name the key after what uses it\n');
+  assert.equal(keyInName.code, 1);
 
   const deps = await createDeps(loadConfig({ DATABASE_URL: `sqlite:${db}`, LOG_LEVEL: 'silent' }));
   try {

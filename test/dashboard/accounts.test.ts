@@ -131,6 +131,18 @@ describe('dashboard accounts over HTTP', () => {
     assert.equal((await visitor().signIn('erin@example.com', NEW_PASSWORD)).statusCode, 303, 'the password chosen in the dashboard stands');
   });
 
+  test('a key name holding an API key is refused on the form, and no key is made', async () => {
+    await addUser('fay@example.com');
+    const fay = await signedInAs('fay@example.com');
+    const before = (await ctx.store.access.listKeys(ctx.org.id)).length;
+    const leaked = `svc_live_${'Zz09'.repeat(8)}`;
+    const res = await createKeyIn(fay, { name: `backup of ${leaked}` });
+    assert.equal(res.statusCode, 400);
+    assert.match(alert(res), /key name must not contain an API key/);
+    assert.equal((await ctx.store.access.listKeys(ctx.org.id)).length, before);
+    assert.ok(!(await fay.get('/dashboard/keys')).body.includes(leaked), 'the key is on no page');
+  });
+
   test('short passwords and mismatched confirmations are refused with a message', async () => {
     const { token } = await createUser(ctx.deps.admin, ctx.org, 'alice@example.com');
     const v = visitor();

@@ -15,6 +15,7 @@ import {
   type Plan,
 } from '../../domain/access.ts';
 import { givenBackWindow } from '../../domain/windows.ts';
+import { holdsKeyShape } from '../../domain/key-shape.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { audit, OPERATOR } from '../audit.ts';
 import type { KeyRevocation } from '../../store/access-store.ts';
@@ -131,6 +132,8 @@ export async function createKey(
   if (trimmed.length > MAX_KEY_NAME) throw new InvalidRequest(`key name must be at most ${MAX_KEY_NAME} characters`);
   // A name is shown in the dashboard, the audit log and the operator's terminal, where an escape sequence would act.
   if (CONTROL.test(trimmed)) throw new InvalidRequest('key name must not contain control characters (line breaks, tabs, escapes)');
+  // A name is stored and shown as it is, on every page and in the audit log: a key in it would be kept in plaintext.
+  if (holdsKeyShape(trimmed)) throw new InvalidRequest('key name must not contain an API key: name the key after what uses it');
   if (mode === 'test') {
     const plan = await requirePlan(deps, org.plan);
     if (!plan.testKeysAllowed) throw new InvalidRequest(`the ${plan.name} plan does not allow test keys`);
