@@ -2,6 +2,7 @@
  * Every setting of the service, read from the environment once, validated,
  * and frozen. A bad value stops the process at start-up with a one-line reason.
  */
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | PostgresConfig;
@@ -52,6 +53,12 @@ export interface Config {
   readonly sqliteMmapBytes: number;
   /** SQLite: pages of /v1/codes, /v1/changes and /v1/codes/{id}/changes asked together are read on the reader thread. */
   readonly sqlitePagesOnThread: boolean;
+  /**
+   * The proxies whose X-Forwarded-For, -Proto and -Host are believed: addresses
+   * and CIDR ranges (or loopback, linklocal, uniquelocal), as Fastify's
+   * trustProxy takes them; null: none, the peer is the client.
+   */
+  readonly trustProxy: string | null;
 }
 
 export const DEFAULTS = {
@@ -199,5 +206,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'read pages asked together on the reader thread',
       'read every page on the event loop',
     ),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   });
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY: comma-separated addresses, CIDR ranges or names of ranges; empty or unset: trust no proxy. */
+export function parseTrustProxy(text: string | undefined): string | null {
+  if (text === undefined || text.trim() === '') return null;
+  const entries = text.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [address = '', bits, extra] = entry.split('/');
+    const version = isIP(address);
+    const max = version === 4 ? 32 : 128;
+    const badBits = bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > max);
+    if (version === 0 || badBits || extra !== undefined) {
+      throw new ConfigError(
+        `TRUST_PROXY: "${entry}" is not an address, a CIDR range (10.0.0.0/8) or one of ${[...PROXY_NAMES].join(', ')}; list the proxies in front of the service, comma-separated`,
+      );
+    }
+  }
+  return entries.join(',');
 }

@@ -47,6 +47,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     // Each route's schemas are compiled by its first request, not at start-up.
     ...(options.schemas === 'eager' ? {} : { schemaController: { compilersFactory: (options.schemas ?? lazySchemas()).compilersFactory } }),
     http: httpServerOptions,
+    // Behind a proxy the operator names (TRUST_PROXY), request.ip and request.protocol are the client's (its
+    // X-Forwarded-For and -Proto): the sign-in throttle, the exposure watch's address, the session cookie's Secure.
+    trustProxy: deps.config.trustProxy ?? false,
     // Requests that arrive while closing get our 503 (see drainingGuard), not Fastify's.
     return503OnClosing: false,
     // A path Fastify cannot route (bad escape, over-long segment): under /v1 the

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Organisation } from '../../src/domain/access.ts';
 import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
+import { ADDRESS_FREE } from '../../src/services/dashboard/password-throttle.ts';
 import { createUser, disableUser, newPasswordLink, setPasswordWithToken } from '../../src/services/dashboard/users.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
@@ -22,12 +23,15 @@ class Visitor {
   readonly cookies = new Map<string, string>();
   private readonly app: FastifyInstance;
   private readonly address: string;
-  constructor(app: FastifyInstance, address = '192.0.2.1') {
+  /** Sent with every request (what a proxy in front adds). */
+  private readonly extra: Record<string, string>;
+  constructor(app: FastifyInstance, address = '192.0.2.1', extra: Record<string, string> = {}) {
     this.app = app;
     this.address = address;
+    this.extra = extra;
   }
   async send(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.extra };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const res = await this.app.inject({ method, url, headers, remoteAddress: this.address, payload: form && new URLSearchParams(form).toString() });
@@ -363,5 +367,50 @@ describe('dashboard accounts over HTTP', () => {
     assert.equal(confirm.statusCode, 303);
     assert.match((await v.get(confirm.headers.location as string)).body, /role="status">The key twice/);
     assert.equal((await v.get('/dashboard/audit')).body.match(/revoked key/g)?.length, 1);
+  });
+});
+
+describe('behind a proxy the operator names (TRUST_PROXY)', () => {
+  const PROXY = '10.0.0.1';
+  let ctx: TestContext;
+  afterEach(() => ctx.close());
+  const open = async (trustProxy: string | null) => {
+    ctx = await createTestContext(trustProxy === null ? {} : { TRUST_PROXY: trustProxy });
+    const { token } = await createUser(ctx.deps.admin, ctx.org, 'bob@example.com');
+    await setPasswordWithToken(ctx.deps.admin, token, PASSWORD);
+  };
+  /** A browser whose requests reach the service through the proxy, over HTTPS, from this client address. */
+  const throughProxy = (client: string) => new Visitor(ctx.app, PROXY, { 'x-forwarded-for': client, 'x-forwarded-proto': 'https' });
+  const sessionCookie = (res: LightMyRequestResponse) => {
+    const header = [res.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('cb_session='));
+    return header ?? assert.fail(`no session cookie: ${res.statusCode}`);
+  };
+
+  test('over HTTPS at the proxy the session cookie is Secure and HSTS is sent; a proxy not named is not believed', async () => {
+    await open(PROXY);
+    const signedIn = await throughProxy('203.0.113.9').signIn('bob@example.com');
+    assert.equal(signedIn.statusCode, 303);
+    assert.match(sessionCookie(signedIn), /; Secure/);
+    assert.equal(signedIn.headers['strict-transport-security'], 'max-age=31536000');
+
+    const spoofed = await new Visitor(ctx.app, '198.51.100.7', { 'x-forwarded-proto': 'https' }).signIn('bob@example.com');
+    assert.equal(spoofed.statusCode, 303);
+    assert.doesNotMatch(sessionCookie(spoofed), /Secure/, 'a peer that is not the proxy cannot claim HTTPS');
+    assert.equal(spoofed.headers['strict-transport-security'], undefined);
+  });
+
+  test('wrong passwords from one client behind the proxy make that client wait, not every user behind it', async () => {
+    await open(PROXY);
+    for (let i = 0; i <= ADDRESS_FREE; i++) await throughProxy('203.0.113.9').signIn(`nobody${i}@example.com`, `wrong ${i}`);
+    assert.equal((await throughProxy('203.0.113.9').signIn('bob@example.com')).statusCode, 429, 'the guessing client waits');
+    assert.equal((await throughProxy('203.0.113.10').signIn('bob@example.com')).statusCode, 303, 'another client behind the same proxy does not');
+  });
+
+  test('without TRUST_PROXY, forwarded headers are not believed: everyone behind a proxy is the proxy', async () => {
+    await open(null);
+    const signedIn = await throughProxy('203.0.113.9').signIn('bob@example.com');
+    assert.doesNotMatch(sessionCookie(signedIn), /Secure/);
+    for (let i = 0; i <= ADDRESS_FREE; i++) await throughProxy('203.0.113.9').signIn(`nobody${i}@example.com`, `wrong ${i}`);
+    assert.equal((await throughProxy('203.0.113.10').signIn('bob@example.com')).statusCode, 429);
   });
 });

@@ -29,6 +29,7 @@ const INHERITED_SETTINGS = [
   'PUBLIC_URL',
   'SQLITE_PAGES_ON_THREAD',
   'MALLOC_MMAP_THRESHOLD_',
+  'TRUST_PROXY',
 ];
 
 /** The environment of a child process (CLI or server): this one's, minus the settings above, plus the given ones. */

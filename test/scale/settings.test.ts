@@ -65,6 +65,20 @@ test('bad scale-out settings are refused with the name of the setting', () => {
   assert.equal(loadConfig({ SQLITE_PAGES_ON_THREAD: '1' }).sqlitePagesOnThread, true);
 });
 
+test('TRUST_PROXY names proxies by address, CIDR range or range name; anything else stops the start with one line', () => {
+  assert.equal(loadConfig({}).trustProxy, null, 'no proxy is believed unless named');
+  assert.equal(loadConfig({ TRUST_PROXY: '' }).trustProxy, null);
+  assert.equal(loadConfig({ TRUST_PROXY: '10.0.0.1' }).trustProxy, '10.0.0.1');
+  assert.equal(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, ::1 ,fd00::/8,loopback' }).trustProxy, '10.0.0.0/8,::1,fd00::/8,loopback');
+  for (const bad of ['proxy.example.com', '10.0.0.0/33', '10.0.0.1/8/2', '::1/129', '10.0.0.1,', 'true', '1']) {
+    assert.throws(
+      () => loadConfig({ TRUST_PROXY: bad }),
+      (e: unknown) => e instanceof ConfigError && /^TRUST_PROXY: ".*" is not an address, a CIDR range/.test(e.message),
+      bad,
+    );
+  }
+});
+
 /** Starts the server with these settings and waits for it to stop; its exit code and what it wrote to stderr. */
 async function refusedStart(settings: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
