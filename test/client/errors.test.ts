@@ -2,8 +2,9 @@
  * Each error class, provoked the way a user meets it against a real server:
  * a wrong key, an endpoint the plan lacks, a bad cursor, an unknown code, a
  * bad or unknown parameter, a key in the query, a wrong base URL, a method the
- * path does not allow, a broken store, something that is not the API, a
- * service that does not answer in time. None of them is retried.
+ * path does not allow, a broken store, something that is not the API, an
+ * answer cut off partway or whole but not JSON, a service that does not
+ * answer in time. Only the failures to get an answer are retried.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -25,7 +26,7 @@ import {
   type CodebookOptions,
 } from '../../clients/typescript/src/index.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
-import { codeRows, recordingFetch, startTestServer, type TestServer } from './server.ts';
+import { CUT_BYTES, codeRows, recordingFetch, startGateway, startTestServer, type TestServer } from './server.ts';
 
 let server: TestServer;
 let key: string;
@@ -159,6 +160,36 @@ describe('no API answer', () => {
     assert.equal(error.retryable, false);
     assert.match(error.message, /other than JSON \(text\/html/);
     assert.equal(requests, 1);
+  });
+
+  test('an answer whose connection drops partway through the body, every time: a retryable CodebookConnectionError that says so, after the retries', async (t) => {
+    const gateway = await startGateway(server.url, () => 'cut');
+    t.after(() => gateway.close());
+    const { error, requests } = await failure((c) => c.codes.list(), { baseUrl: gateway.url, maxRetries: 2 });
+    assert.ok(error instanceof CodebookConnectionError);
+    assert.ok(!(error instanceof CodebookTimeoutError));
+    assert.equal(error.retryable, true);
+    assert.equal(error.status, 200);
+    assert.match(error.requestId ?? '', /^req_[0-9a-f]{32}$/);
+    assert.match(error.message, /^The connection was dropped while the answer to GET \/v1\/codes \(200\) was read: /);
+    assert.doesNotMatch(error.message, /other than JSON|Codebook service/);
+    assert.equal(requests, 3);
+    assert.deepEqual(gateway.moves, ['cut', 'cut', 'cut']);
+  });
+
+  test(`a whole 200 answer of the same first ${CUT_BYTES} bytes, which are not JSON: CodebookConnectionError with the status, not retried`, async (t) => {
+    const gateway = await startGateway(server.url, () => 'short');
+    t.after(() => gateway.close());
+    const { error, requests } = await failure((c) => c.codes.list(), { baseUrl: gateway.url });
+    assert.ok(error instanceof CodebookConnectionError);
+    assert.equal(error.status, 200);
+    assert.equal(error.retryable, false);
+    assert.match(
+      error.message,
+      /^GET \/v1\/codes was answered 200 with something other than JSON \(application\/json[^)]*\): is http:\/\/127\.0\.0\.1:\d+ a Codebook service\?$/,
+    );
+    assert.equal(requests, 1);
+    assert.deepEqual(gateway.moves, ['short']);
   });
 
   test('nothing listening: CodebookConnectionError after the retries', async () => {

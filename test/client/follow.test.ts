@@ -2,7 +2,8 @@
  * client.changes.follow() against a real server: it yields the feed, waits,
  * picks up imports made while it waits (by the CLI in another process, too),
  * resumes from a persisted position with every change exactly once, keeps its
- * filters, outlasts an outage, and stops on its signal.
+ * filters, outlasts an outage and answers cut off partway, and stops on its
+ * signal.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { runImport } from '../../src/services/import/importer.ts';
 import { runCodebook } from '../helpers/cli.ts';
 import { toCsv } from '../helpers/context.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
-import { codeRows, recordingFetch, startTestServer, type TestServer } from './server.ts';
+import { codeRows, recordingFetch, startGateway, startTestServer, type TestServer } from './server.ts';
 
 const FAST = { pollIntervalMs: 20, maxPollIntervalMs: 100 };
 
@@ -42,14 +43,25 @@ const client = (options: CodebookOptions = {}) => new Codebook({ apiKey: key, ba
 /** Consumes a follower in the background until stopped; what it yielded so far is in `seen`. */
 function consume(follower: ChangeFeed) {
   const seen: Change[] = [];
+  let ended: { error: unknown } | null = null;
   const done = (async () => {
     for await (const change of follower) seen.push(change);
   })();
+  done.then(
+    () => (ended = { error: undefined }),
+    (error: unknown) => (ended = { error }),
+  );
   return {
     seen,
     done,
+    /** Waits until the follower has yielded `count` changes; throws when it ends first, with its error if it had one. */
     async until(count: number, timeoutMs = 15_000): Promise<void> {
       for (const started = Date.now(); seen.length < count; await sleep(10)) {
+        if (ended !== null) {
+          const { error } = ended;
+          if (error instanceof Error) throw error;
+          throw new Error(`the follower ended after ${seen.length} of ${count} changes`, { cause: error });
+        }
         if (Date.now() - started > timeoutMs) throw new Error(`the follower yielded ${seen.length} of ${count} changes within ${timeoutMs} ms`);
       }
     },
@@ -215,6 +227,27 @@ describe('follow', () => {
       run.seen.map((c) => c.code_id),
       ['alpha:C000', 'alpha:C001', 'alpha:DURING'],
     );
+  });
+
+  test('keeps following when answers are cut off partway: asks again and yields every change once', async (t) => {
+    await importCodes('alpha', codeRows(3), '2024-01-01');
+    let cuts = 2;
+    const gateway = await startGateway(server.url, () => (cuts-- > 0 ? 'cut' : 'relay'));
+    t.after(() => gateway.close());
+    const controller = new AbortController();
+    const follower = client({ baseUrl: gateway.url, maxRetries: 0 }).changes.follow({ ...FAST, signal: controller.signal });
+    const run = consume(follower);
+    await run.until(3);
+    cuts = 2;
+    await importCodes('alpha', [{ code: 'AFTER', display: 'x' }], '2024-01-02');
+    await run.until(4);
+    controller.abort();
+    await run.done;
+    assert.deepEqual(
+      run.seen.map((c) => c.code_id),
+      ['alpha:C000', 'alpha:C001', 'alpha:C002', 'alpha:AFTER'],
+    );
+    assert.equal(gateway.moves.filter((m) => m === 'cut').length, 4, 'two cut answers at the start, two while polling');
   });
 
   test('a back-dated import sorts before the position and is not yielded (the documented limit); nothing is yielded twice', async () => {

@@ -1,8 +1,8 @@
 /**
  * Retries as a user meets them against a real server: a 429 for the minute's
  * rate waits Retry-After and then succeeds; the monthly allowance is never
- * retried; a connection that fails or stalls is tried again after a backoff;
- * the caller's signal ends a call, also while it waits; and the last
+ * retried; a connection that fails, stalls or drops partway through an answer
+ * is tried again after a backoff; the caller's signal ends a call, also while it waits; and the last
  * RateLimit fields are readable.
  *
  * The limiter reads a clock that runs with real time from an offset the tests
@@ -24,7 +24,7 @@ import {
   type CodebookOptions,
 } from '../../clients/typescript/src/index.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
-import { codeRows, recordingFetch, startTestServer, type SentRequest, type TestServer } from './server.ts';
+import { codeRows, recordingFetch, startGateway, startTestServer, type SentRequest, type TestServer } from './server.ts';
 
 let offset = 0;
 const serverNow = () => Date.now() + offset;
@@ -176,6 +176,23 @@ describe('connection failures', () => {
     } finally {
       await proxy.restore();
     }
+  });
+});
+
+describe('an answer cut off partway', () => {
+  test('a connection dropped after the first bytes of the body is tried again after a backoff, and the retry succeeds', async (t) => {
+    const gateway = await startGateway(server.url, (request) => (request === 1 ? 'cut' : 'relay'));
+    t.after(() => gateway.close());
+    const { client, sent } = clientFor(await server.customer(), { baseUrl: gateway.url, maxRetries: 2 });
+    const started = Date.now();
+    const page = await client.codes.list();
+    assert.deepEqual(
+      page.data.map((c) => c.id),
+      ['alpha:C000', 'alpha:C001', 'alpha:C002'],
+    );
+    assert.deepEqual(gateway.moves, ['cut', 'relay'], 'one cut answer, then one retry');
+    assert.deepEqual(statuses(sent), [200, 200]);
+    assert.ok(Date.now() - started >= 250, 'the retry waited for the first backoff (0.25–0.5 s)');
   });
 });
 

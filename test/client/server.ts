@@ -5,6 +5,8 @@
  * that records every request the client sends.
  */
 import { rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
@@ -107,6 +109,73 @@ export function recordingFetch(): { fetch: (url: string, init: RequestInit) => P
         throw error;
       }
     },
+  };
+}
+
+/**
+ * What a gateway does with one request: pass the service's answer on whole;
+ * `cut` it, sending its status, headers and Content-Length and the first
+ * CUT_BYTES bytes of its body, then closing the connection; or answer those
+ * bytes `short`, as a whole answer with a Content-Length to match.
+ */
+export type GatewayMove = 'relay' | 'cut' | 'short';
+
+/** Bytes of the body a cut or short answer carries. */
+export const CUT_BYTES = 10;
+
+export interface Gateway {
+  url: string;
+  /** The moves made so far, one per request, in order. */
+  moves: GatewayMove[];
+  close(): Promise<void>;
+}
+
+const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length']);
+
+/**
+ * A real HTTP server on 127.0.0.1 in front of the service at `upstream`: it
+ * asks the service with the request's method, path, key and body, then makes
+ * the move `move` chooses for the request (the first is 1).
+ */
+export async function startGateway(upstream: string, move: (request: number) => GatewayMove): Promise<Gateway> {
+  const moves: GatewayMove[] = [];
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers: Record<string, string> = {};
+    for (const name of ['authorization', 'content-type', 'accept']) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const method = req.method ?? 'GET';
+    const answer = await fetch(`${upstream}${req.url ?? '/'}`, { method, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
+    const body = Buffer.from(await answer.arrayBuffer());
+    const relayed = Object.fromEntries([...answer.headers].filter(([name]) => !HOP_HEADERS.has(name)));
+    const made = move(moves.length + 1);
+    moves.push(made);
+    if (made === 'relay') {
+      res.writeHead(answer.status, { ...relayed, 'content-length': String(body.length) }).end(body);
+    } else if (made === 'short') {
+      res.writeHead(answer.status, { ...relayed, 'content-length': String(CUT_BYTES) }).end(body.subarray(0, CUT_BYTES));
+    } else {
+      res.writeHead(answer.status, { ...relayed, 'content-length': String(body.length) });
+      res.write(body.subarray(0, CUT_BYTES), () => res.socket?.destroy());
+    }
+  }
+  const server = createServer((req, res) => {
+    answer(req, res).catch((error: unknown) => {
+      res.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    moves,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -2,8 +2,9 @@
  * The one way the client talks to the API: builds the URL, sends the key in
  * the Authorization header, bounds every attempt in time, turns answers into
  * values or errors, keeps the last rate-limit state, and retries what may
- * succeed later (429 rate_limit_exceeded after Retry-After; 503 and failures
- * to connect with exponential backoff and jitter). Nothing else is retried.
+ * succeed later (429 rate_limit_exceeded after Retry-After; 503, failures to
+ * connect and connections dropped before the answer was whole with
+ * exponential backoff and jitter). Nothing else is retried.
  */
 import { CodebookConnectionError, CodebookTimeoutError, RateLimitExceededError, ServiceUnavailableError, errorFromAnswer } from './errors.ts';
 import { parseRateLimit, type RateLimitState } from './rate-limit.ts';
@@ -139,11 +140,21 @@ export class Transport {
       const rateLimit = res.headers.get('ratelimit');
       if (rateLimit !== null) this.#rateLimit = { value: rateLimit, policy: res.headers.get('ratelimit-policy'), at: Date.now() };
       const requestId = res.headers.get('request-id') ?? undefined;
+      // The body is read whole before it is parsed: a read that fails is the
+      // connection's fault (dropped partway, the time limit, the caller's
+      // signal), and a retry may get it whole; a whole body that does not
+      // parse is not the API's answer, and a retry would get it again.
+      let text: string;
+      try {
+        text = await res.text();
+      } catch (error) {
+        const answer = { status: res.status, requestId };
+        throw this.#failure(error, attempt, caller, timeoutMs, `The connection was dropped while the answer to ${what} (${res.status}) was read`, answer);
+      }
       let body: unknown;
       try {
-        body = await res.json();
-      } catch (error) {
-        if (attempt.signal.aborted) throw this.#failure(error, attempt, caller, timeoutMs, 'The answer was cut off');
+        body = JSON.parse(text);
+      } catch {
         const type = res.headers.get('content-type') ?? 'no content type';
         throw new CodebookConnectionError(
           `${what} was answered ${res.status} with something other than JSON (${type}): is ${this.baseUrl} a Codebook service?`,
@@ -169,12 +180,27 @@ export class Transport {
     }
   }
 
-  /** A fetch that threw: the caller's abort as it is, a timeout, or a connection failure (the key never in the message). */
-  #failure(error: unknown, attempt: { timedOut(): boolean }, caller: AbortSignal | undefined, timeoutMs: number, what: string): unknown {
+  /**
+   * A fetch or a read of the body that threw: the caller's abort as it is, a
+   * timeout, or a connection failure, retryable (the key never in the
+   * message). `answer` is the status and request id when the headers came.
+   */
+  #failure(
+    error: unknown,
+    attempt: { timedOut(): boolean },
+    caller: AbortSignal | undefined,
+    timeoutMs: number,
+    what: string,
+    answer?: { status: number; requestId: string | undefined },
+  ): unknown {
     if (caller?.aborted) return abortReason(caller);
     if (attempt.timedOut()) return new CodebookTimeoutError(timeoutMs);
     const detail = error instanceof Error ? this.#redact(`${error.message}${causeMessage(error)}`) : 'unknown failure';
-    return new CodebookConnectionError(`${what}: ${detail}`, { retryable: true, cause: this.#redact(String(error)) === String(error) ? error : undefined });
+    return new CodebookConnectionError(`${what}: ${detail}`, {
+      ...answer,
+      retryable: true,
+      cause: this.#redact(String(error)) === String(error) ? error : undefined,
+    });
   }
 
   #redact(text: string): string {
