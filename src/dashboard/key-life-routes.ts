@@ -12,6 +12,7 @@ import { messagePage } from './pages/auth.ts';
 import { exposureBanner, rollConfirmPage, rolledPage } from './pages/key-life.ts';
 import { requestsPage } from './pages/requests.ts';
 import { settingsPage } from './pages/settings.ts';
+import { newFormNonce, useFormNonce } from './form-nonces.ts';
 import { formField, requireSession, sendPage } from './requests.ts';
 
 export async function keyLifeRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
@@ -36,7 +37,7 @@ export async function keyLifeRoutes(app: FastifyInstance, deps: Deps): Promise<v
     const key = await ownKey(session, (request.params as { id: string }).id);
     if (!key) return sendPage(reply, 404, messagePage('Not found', 'There is no such key.'));
     if (keyState(key, deps.now()) !== 'active') return reply.redirect('/dashboard/keys', 303);
-    return sendPage(reply, 200, rollConfirmPage(session, key));
+    return sendPage(reply, 200, rollConfirmPage(session, key, newFormNonce()));
   });
 
   app.post('/keys/:id/roll', async (request, reply) => {
@@ -44,11 +45,13 @@ export async function keyLifeRoutes(app: FastifyInstance, deps: Deps): Promise<v
     if (!session) return reply;
     const key = await ownKey(session, (request.params as { id: string }).id);
     if (!key) return sendPage(reply, 404, messagePage('Not found', 'There is no such key.'));
+    // A replayed form is refused; a roll confirmed again on a fresh page rolls again (docs/decisions.md).
+    if (!(await useFormNonce(deps, request, reply))) return reply;
     try {
       const rolled = await rollKey(admin, key.id, parseGrace(formField(request.body, 'grace')), session.user.email, session.org);
       return sendPage(reply, 200, rolledPage(session, rolled.key, rolled.info, rolled.previous));
     } catch (error) {
-      if (error instanceof InvalidRequest) return sendPage(reply, 400, rollConfirmPage(session, key, error.message));
+      if (error instanceof InvalidRequest) return sendPage(reply, 400, rollConfirmPage(session, key, newFormNonce(), error.message));
       throw error;
     }
   });

@@ -1,5 +1,4 @@
 /** The signed-in pages: overview, keys (create, revoke), audit log, password. */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KEY_MODES, type KeyMode } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
@@ -18,9 +17,8 @@ import { auditPage, passwordPage } from './pages/account.ts';
 import { messagePage } from './pages/auth.ts';
 import { keyCreatedPage, keysPage, revokeConfirmPage } from './pages/keys.ts';
 import { overviewPage } from './pages/overview.ts';
+import { newFormNonce, useFormNonce } from './form-nonces.ts';
 import { formField, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions } from './requests.ts';
-
-const NONCE_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
   const { admin, store } = deps;
@@ -39,7 +37,7 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
   const renderKeys = async (session: ActiveSession, error?: string, notice?: string) => {
     const plan = (await store.access.getPlan(session.org.plan))!;
     const life = { now: deps.now(), banner: exposureBanner(await exposureWarnings(admin, session.org)) };
-    return keysPage(session, await listKeys(admin, session.org), plan, randomBytes(16).toString('base64url'), error, notice, life);
+    return keysPage(session, await listKeys(admin, session.org), plan, newFormNonce(), error, notice, life);
   };
 
   /** The keys page says so when a revocation found the key already revoked (the form sent twice, or two tabs). */
@@ -73,18 +71,7 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
   app.post('/keys', async (request, reply) => {
     const session = postedSession(request, reply);
     if (!session) return reply;
-    const now = new Date(deps.now());
-    const nonce = formField(request.body, 'nonce');
-    if (nonce === '' || !(await store.dashboard.useNonce(nonce, now.toISOString(), new Date(now.getTime() - NONCE_MEMORY_MS).toISOString()))) {
-      return sendPage(
-        reply,
-        409,
-        messagePage(
-          'Key already created',
-          'This form was already sent, so its key was created and shown once; it cannot be shown again. Find it in the list of keys, and revoke it if you did not keep it.',
-        ),
-      );
-    }
+    if (!(await useFormNonce(deps, request, reply))) return reply;
     const mode = formField(request.body, 'mode') || 'live';
     if (!(KEY_MODES as readonly string[]).includes(mode)) return sendPage(reply, 400, await renderKeys(session, 'Choose live or test.'));
     try {

@@ -2,7 +2,7 @@
  * Dashboard accounts and keys through HTTP, as a user meets them: one-time
  * links, password rules, sign-in throttling, sessions (disable, password
  * change, expiry, sign-out), the audit log, organisation boundaries, and
- * creating and revoking keys. The test clock crosses the time limits.
+ * creating, rolling and revoking keys. The test clock crosses the time limits.
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
@@ -305,6 +305,26 @@ describe('dashboard accounts over HTTP', () => {
     assert.equal(second.statusCode, 409);
     assert.ok(!second.body.includes(key), 'the key is not shown again');
     assert.equal((await v.get('/dashboard/keys')).body.match(/<td[^>]*>only once<\/td>/g)?.length, 1);
+  });
+
+  test('resubmitting the roll form makes no second successor; rolling again from a fresh page does', async () => {
+    await addUser('alice@example.com');
+    const v = await signedInAs('alice@example.com');
+    const old = shownKey(await createKeyIn(v, { name: 'rolled once' }));
+    const url = `/dashboard/keys/${await keyId(old)}/roll`;
+    const fields = Object.fromEntries([...(await v.get(url)).body.matchAll(/type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    const successor = shownKey(await v.send('POST', url, { ...fields, grace: '24h' }));
+    const replay = await v.send('POST', url, { ...fields, grace: '24h' });
+    assert.equal(replay.statusCode, 409);
+    assert.match(replay.body, /This form was already sent/);
+    assert.doesNotMatch(replay.body, /svc_live_\w{32}/, 'no key is shown');
+    const listed = () => ctx.store.access.listKeys(ctx.org.id).then((keys) => keys.filter((k) => k.name === 'rolled once').length);
+    assert.equal(await listed(), 2, 'the old key and one successor');
+    assert.equal(await api(successor), 200);
+
+    // A deliberate second roll (a new confirmation page) is what was asked.
+    assert.match(shownKey(await v.submit(url, url, { grace: '24h' })), /^svc_live_/);
+    assert.equal(await listed(), 3);
   });
 
   test('a test key can be created only when the plan allows test keys', async () => {

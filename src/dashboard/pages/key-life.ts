@@ -50,7 +50,8 @@ export function exposureBanner(warnings: ExposureWarning[]): SafeHtml | undefine
 </section>`;
 }
 
-export function rollConfirmPage(session: ActiveSession, key: ApiKeyInfo, error?: string): string {
+/** nonce: the form's one-time token, so that the form sent again makes no second successor. */
+export function rollConfirmPage(session: ActiveSession, key: ApiKeyInfo, nonce: string, error?: string): string {
   return page({
     title: 'Roll key',
     session,
@@ -61,6 +62,7 @@ export function rollConfirmPage(session: ActiveSession, key: ApiKeyInfo, error?:
   <p>Roll <strong>${key.name}</strong> (<code>${key.displayPrefix}…</code>, ${key.mode})? A new key with the same name and mode is created and shown once. The old key keeps working until the grace period ends, then every request with it is refused.</p>
   <form method="post" action="/dashboard/keys/${key.id}/roll" class="row">
     ${csrfField(session.csrfToken)}
+    <input type="hidden" name="nonce" value="${nonce}">
     <div class="field"><label for="grace">The old key stops working</label>
       <select id="grace" name="grace">
         <option value="now">Now</option>
