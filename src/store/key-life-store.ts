@@ -1,7 +1,8 @@
 /**
  * The part of the Store behind keys' whole life: expiries (and a roll's grace
- * period), exposures, per-organisation settings, per-key usage over a span of
- * days, and the request log. Each backend implements it in a file of its own.
+ * period), which key was rolled to which, exposures, per-organisation
+ * settings, per-key usage over a span of days, and the request log. Each
+ * backend implements it in a file of its own.
  */
 import type { AppendLimits, RequestBatch } from '../domain/request-batch.ts';
 import type { UsageRow } from './access-store.ts';
@@ -14,6 +15,10 @@ export { DEFAULT_ORG_SETTINGS } from '../domain/key-life-records.ts';
 export interface KeyLifeStore {
   /** Sets when the key stops working, unless it is revoked or already ends sooner. Returns whether it changed. */
   shortenExpiry(keyId: string, expiresAt: string): Promise<boolean>;
+  /** Records that a key was rolled: its successor, and when. */
+  addRoll(keyId: string, successorId: string, at: string): Promise<void>;
+  /** The id of the latest key the key was rolled to; null when it was never rolled. */
+  successorOf(keyId: string): Promise<string | null>;
 
   addExposure(exposure: NewExposure): Promise<void>;
   /** The organisation's exposures, newest first. */

@@ -327,6 +327,21 @@ describe('dashboard accounts over HTTP', () => {
     assert.equal(await listed(), 3);
   });
 
+  test('the banner of a leaked key that expires by itself says to roll it; once rolled, to revoke it when its successor is in place', async () => {
+    await addUser('alice@example.com');
+    const v = await signedInAs('alice@example.com');
+    const key = shownKey(await createKeyIn(v, { name: 'quarterly', expires: '90d' }));
+    assert.equal((await ctx.app.inject({ url: `/v1/codes?api_key=${key}` })).statusCode, 400);
+    const banner = async () => /<section class="banner"[\s\S]*?<\/section>/.exec((await v.get('/dashboard/keys')).body)?.[0].replace(/<[^>]+>/g, '') ?? '';
+    const roll = `/dashboard/keys/${await keyId(key)}/roll`;
+    assert.match(await banner(), new RegExp(`Key ${key.slice(0, 13)}… \\(quarterly\\) was sent in a URL on .* UTC from [\\d.]+: roll it\\.`));
+    assert.match((await v.get('/dashboard/keys')).body, new RegExp(`<a href="${roll}">roll it</a>`));
+    assert.doesNotMatch(await banner(), /successor/, 'there is no successor yet');
+
+    const successor = shownKey(await v.submit(roll, roll, { grace: '24h' }));
+    assert.match(await banner(), new RegExp(`it stops working at .* UTC\\. Revoke it now once its successor ${successor.slice(0, 13)}… is in place\\.`));
+  });
+
   test('a test key can be created only when the plan allows test keys', async () => {
     await addUser('alice@example.com');
     const v = await signedInAs('alice@example.com');

@@ -115,7 +115,10 @@ describe('keys through their life in the dashboard', { skip }, () => {
       const storefront = page.getByRole('row').filter({ hasText: 'storefront' });
       assert.equal(await storefront.count(), 2);
       assert.match((await storefront.first().textContent()) ?? '', /expires in 1 hour/);
-      assert.match((await banner.textContent()) ?? '', /stops working at/);
+      assert.match(
+        (await banner.textContent()) ?? '',
+        new RegExp(`stops working at .*\\. Revoke it now once its successor ${successor.slice(0, 13)}… is in place`),
+      );
 
       // Both keys answer during the grace period; a request is found by its Request-Id.
       for (const k of [exposed, successor]) assert.equal((await fetch(`${base}/v1/codes?limit=1`, { headers: { authorization: `Bearer ${k}` } })).status, 200);

@@ -1,6 +1,6 @@
 /**
- * The key-life store (expiries, exposures, organisation settings, usage over
- * days, the request log) through its interface, on every backend.
+ * The key-life store (expiries, rolls, exposures, organisation settings, usage
+ * over days, the request log) through its interface, on every backend.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -56,6 +56,18 @@ export function keyLifeStoreSuite(name: string, open: OpenStore): void {
         await store.access.revokeKey('key_3', T);
         assert.equal(await store.keyLife.shortenExpiry('key_3', '2026-03-16T00:00:00.000Z'), false);
         assert.equal((await store.access.getKey('key_3'))!.expiresAt, null);
+      });
+    });
+
+    test('a roll is recorded with its successor; a key rolled twice names the latest, a key never rolled none', async () => {
+      await withStore(open, async (store) => {
+        await orgWithKeys(store);
+        assert.equal(await store.keyLife.successorOf('key_1'), null);
+        await store.keyLife.addRoll('key_1', 'key_2', T);
+        assert.equal(await store.keyLife.successorOf('key_1'), 'key_2');
+        await store.keyLife.addRoll('key_1', 'key_3', T);
+        assert.equal(await store.keyLife.successorOf('key_1'), 'key_3', 'the same moment: the later roll');
+        assert.equal(await store.keyLife.successorOf('key_2'), null, 'a successor was not rolled itself');
       });
     });
 

@@ -40,11 +40,12 @@ export function exposureBanner(warnings: ExposureWarning[]): SafeHtml | undefine
   return html`<section class="banner" role="alert" aria-labelledby="exposed-h">
   <strong id="exposed-h">${warnings.length === 1 ? 'A key has been exposed' : 'Keys have been exposed'}</strong>
   <ul>${warnings.map(
-    ({ key, exposure }) =>
+    ({ key, exposure, successor }) =>
       html`<li>Key <code>${key.displayPrefix}…</code> (${key.name}) was sent ${VIA_TEXT[exposure.via]} on <time datetime="${exposure.at}">${minute(exposure.at)}</time> from ${exposure.address}${
-        key.expiresAt === null
+        // Rolled or not is what the advice turns on: an expiry of its own does not end a leaked key soon.
+        successor === null
           ? html`: <a href="/dashboard/keys/${key.id}/roll">roll it</a>.`
-          : html`; it stops working at <time datetime="${key.expiresAt}">${minute(key.expiresAt)}</time>. <a href="/dashboard/keys/${key.id}/revoke">Revoke it now</a> once its successor is in place.`
+          : html`; it stops working at <time datetime="${key.expiresAt ?? ''}">${key.expiresAt ? minute(key.expiresAt) : 'now'}</time>. <a href="/dashboard/keys/${key.id}/revoke">Revoke it now</a> once its successor <code>${successor.displayPrefix}…</code> is in place.`
       }</li>`,
   )}</ul>
 </section>`;

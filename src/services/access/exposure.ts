@@ -82,6 +82,8 @@ export class ExposureWatch {
 export interface ExposureWarning {
   key: ApiKeyInfo;
   exposure: Exposure;
+  /** The key it was rolled to, when it was: then it only waits to be revoked; otherwise it must be rolled. */
+  successor: ApiKeyInfo | null;
 }
 
 /** The latest exposure of each of the organisation's keys that still works: what the banner asks to roll. */
@@ -96,7 +98,9 @@ export async function exposureWarnings(deps: AdminDeps, org: Organisation): Prom
     if (!key || seen.has(key.id)) continue;
     seen.add(key.id);
     // A key rolled after it leaked still works until its grace ends: keep warning until then.
-    if (keyState(key, now) === 'active') out.push({ key, exposure });
+    if (keyState(key, now) !== 'active') continue;
+    const successorId = await deps.store.keyLife.successorOf(key.id);
+    out.push({ key, exposure, successor: successorId === null ? null : (keys.get(successorId) ?? null) });
   }
   return out;
 }

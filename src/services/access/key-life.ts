@@ -87,6 +87,8 @@ export async function rollKey(deps: AdminDeps, keyId: string, grace: GracePeriod
   const created = await createKey(deps, owner, old.mode, old.name, { actor });
   const endsAt = new Date(deps.now() + GRACE_PERIODS[grace]).toISOString();
   await deps.store.keyLife.shortenExpiry(old.id, endsAt);
+  // The expiry alone cannot say the key was rolled: a key may be created with one.
+  await deps.store.keyLife.addRoll(old.id, created.info.id, new Date(deps.now()).toISOString());
   // The old key's cached lookups now hold a stale expiry: drop them everywhere before returning.
   deps.onChange?.();
   await deps.afterChange?.();

@@ -46,3 +46,14 @@ export const KEY_LIFE_POSTGRES = `
   -- and every further index would cost each logged request another write.
   CREATE INDEX request_log_by_org ON request_log (org_id, id);
 `;
+
+/** Which key was rolled to which successor (see the SQLite one). */
+export const KEY_ROLLS_POSTGRES = `
+  CREATE TABLE key_rolls (
+    id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key_id       text NOT NULL REFERENCES api_keys (id),
+    successor_id text NOT NULL REFERENCES api_keys (id),
+    at           text COLLATE "C" NOT NULL
+  );
+  CREATE INDEX key_rolls_by_key ON key_rolls (key_id, id);
+`;

@@ -4,7 +4,7 @@
  * wait for each other and each version is applied exactly once; each version
  * is applied in its own transaction (all or nothing).
  */
-import { KEY_LIFE_POSTGRES } from './key-life-migration.ts';
+import { KEY_LIFE_POSTGRES, KEY_ROLLS_POSTGRES } from './key-life-migration.ts';
 import type pg from 'pg';
 import { exec, LOCK_KEY_SQL, rows, withOwnConnection, type PoolOptions } from './pg-client.ts';
 import { indexExistingCodes, POSTGRES_SEARCH_SCHEMA, refoldSearchRows } from './search.ts';
@@ -195,6 +195,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // 9: the roots and release indexes on columns the importer writes, instead of on functions of the
   //    record's JSON evaluated at every insert (see INDEX_COLUMNS_POSTGRES)
   INDEX_COLUMNS_POSTGRES,
+  // 10: which key was rolled to which successor
+  KEY_ROLLS_POSTGRES,
 ];
 
 /** Runs on a connection of its own, without the requests' statement timeout: a migration may take long. */

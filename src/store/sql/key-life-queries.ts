@@ -41,6 +41,15 @@ export abstract class SqlKeyLifeStore implements KeyLifeStore {
     return n === 1;
   }
 
+  async addRoll(keyId: string, successorId: string, at: string): Promise<void> {
+    await this.sql.run('INSERT INTO key_rolls (key_id, successor_id, at) VALUES (?, ?, ?)', [keyId, successorId, at]);
+  }
+
+  async successorOf(keyId: string): Promise<string | null> {
+    const [r] = await this.sql.rows('SELECT successor_id FROM key_rolls WHERE key_id = ? ORDER BY id DESC LIMIT 1', [keyId]);
+    return r ? String(r.successor_id) : null;
+  }
+
   async addExposure(e: NewExposure): Promise<void> {
     await this.sql.run('INSERT INTO key_exposures (key_id, org_id, via, at, address, route, revoked) VALUES (?, ?, ?, ?, ?, ?, ?)', [
       e.keyId,

@@ -44,3 +44,19 @@ export const KEY_LIFE_SQLITE = `
   -- and every further index would cost each logged request another write.
   CREATE INDEX request_log_by_org ON request_log (org_id, id);
 `;
+
+/**
+ * Which key was rolled to which successor. An expiry alone does not say a key
+ * was rolled (a key may be created with one), and the exposure banner must
+ * not tell a user to revoke a leaked key "once its successor is in place"
+ * when there is none. Rolls made before this migration are not known.
+ */
+export const KEY_ROLLS_SQLITE = `
+  CREATE TABLE key_rolls (
+    id           INTEGER PRIMARY KEY,
+    key_id       TEXT NOT NULL REFERENCES api_keys (id),
+    successor_id TEXT NOT NULL REFERENCES api_keys (id),
+    at           TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX key_rolls_by_key ON key_rolls (key_id, id);
+`;

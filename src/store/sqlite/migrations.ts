@@ -4,7 +4,7 @@
  * processes starting at once cannot both apply it.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { KEY_LIFE_SQLITE } from './key-life-migration.ts';
+import { KEY_LIFE_SQLITE, KEY_ROLLS_SQLITE } from './key-life-migration.ts';
 import { SEARCH_WORDS_CHURN_SCHEMA, SQLITE_SEARCH_SCHEMA } from './search.ts';
 import { dropOneCharacterPrefixes, indexExistingCodes, rebuildSearchWords, refoldSearchRows } from './search-migrations.ts';
 import { fillSearchTerms } from './search-terms.ts';
@@ -201,6 +201,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   // 17: the roots and release indexes on columns the importer writes, instead of on expressions over the
   //     record's JSON that SQLite parsed at every insert (see INDEX_COLUMNS)
   INDEX_COLUMNS,
+  // 18: which key was rolled to which successor
+  KEY_ROLLS_SQLITE,
 ];
 
 /** The version whose migration moves the server's bookkeeping to the activity file. */
