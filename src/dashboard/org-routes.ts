@@ -20,6 +20,23 @@ import { overviewPage } from './pages/overview.ts';
 import { newFormNonce, useFormNonce } from './form-nonces.ts';
 import { formField, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions } from './requests.ts';
 
+/**
+ * The expiry the create form asks for: its choice, or the date with "On a date…".
+ * A date beside another choice is ambiguous (a date picked, then Never left as
+ * it was): refused, rather than a key made to last longer than the user meant.
+ */
+function askedExpiry(body: unknown): string {
+  const expires = formField(body, 'expires');
+  const on = formField(body, 'expires_on').trim();
+  if (expires === 'date') {
+    if (on === '') throw new InvalidRequest('Choose the date the key expires on, or another expiry.');
+    return on;
+  }
+  if (on !== '')
+    throw new InvalidRequest(`A date was given, but Expires is not "On a date…". Choose "On a date…" to end the key on that date, or clear the date.`);
+  return expires;
+}
+
 export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
   const { admin, store } = deps;
 
@@ -75,10 +92,7 @@ export async function orgRoutes(app: FastifyInstance, deps: Deps): Promise<void>
     const mode = formField(request.body, 'mode') || 'live';
     if (!(KEY_MODES as readonly string[]).includes(mode)) return sendPage(reply, 400, await renderKeys(session, 'Choose live or test.'));
     try {
-      const expires = formField(request.body, 'expires');
-      const on = formField(request.body, 'expires_on');
-      if (expires === 'date' && on === '') throw new InvalidRequest('Choose the date the key expires on, or another expiry.');
-      const expiresAt = parseExpiry(expires === 'date' ? on : expires, deps.now());
+      const expiresAt = parseExpiry(askedExpiry(request.body), deps.now());
       const { key, info } = await createExpiringKey(
         admin,
         session.org,

@@ -342,6 +342,26 @@ describe('dashboard accounts over HTTP', () => {
     assert.match(await banner(), new RegExp(`it stops working at .* UTC\\. Revoke it now once its successor ${successor.slice(0, 13)}… is in place\\.`));
   });
 
+  test('a date given while Expires is not "On a date" is refused on the form, and no key is made', async () => {
+    await addUser('alice@example.com');
+    const v = await signedInAs('alice@example.com');
+    const count = async () => (await ctx.store.access.listKeys(ctx.org.id)).length;
+    const before = await count();
+    for (const expires of ['never', '30d']) {
+      const refused = await createKeyIn(v, { name: 'ambiguous', expires, expires_on: '2027-01-31' });
+      assert.equal(refused.statusCode, 400, expires);
+      assert.match(
+        alert(refused).replaceAll('&quot;', '"'),
+        /^A date was given, but Expires is not "On a date…"\. Choose "On a date…" to end the key on that date, or clear the date\.$/,
+      );
+      assert.match(refused.body, /<form method="post" action="\/dashboard\/keys"/, 'the form is shown again');
+    }
+    assert.equal(await count(), before, 'no key was made');
+
+    const dated = shownKey(await createKeyIn(v, { name: 'dated', expires: 'date', expires_on: '2027-01-31' }));
+    assert.equal((await ctx.store.access.getKey(await keyId(dated)))!.expiresAt, '2027-02-01T00:00:00.000Z', 'through that UTC day');
+  });
+
   test('a test key can be created only when the plan allows test keys', async () => {
     await addUser('alice@example.com');
     const v = await signedInAs('alice@example.com');
