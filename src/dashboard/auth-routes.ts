@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { InvalidRequest } from '../errors.ts';
 import { endSession, sameToken, startSession } from '../services/dashboard/sessions.ts';
+import { INVALID_LINK, passwordLinkWorks } from '../services/dashboard/password-links.ts';
 import { PasswordAttemptsThrottled } from '../services/dashboard/password-throttle.ts';
 import { setPasswordWithToken, signIn } from '../services/dashboard/users.ts';
 import { loginPage, messagePage, setPasswordPage } from './pages/auth.ts';
@@ -60,7 +61,9 @@ export async function authRoutes(app: FastifyInstance, deps: Deps): Promise<void
   });
 
   app.get('/set-password', async (request, reply) => {
-    const token = (request.query as Form).token ?? '';
+    const token = formField(request.query, 'token');
+    // Said before the password is typed, not after; the link is checked, not used up.
+    if (!(await passwordLinkWorks(userDeps, token))) return sendPage(reply, 400, messagePage('Link not valid', INVALID_LINK));
     return sendPage(reply, 200, setPasswordPage({ csrf: issueFormToken(request, reply), token }));
   });
 

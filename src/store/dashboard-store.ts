@@ -31,6 +31,8 @@ export interface DashboardStore {
   createPasswordToken(hash: string, userId: string, expiresAt: string): Promise<void>;
   /** Marks the token used and returns its user, once, if it has not expired. */
   consumePasswordToken(hash: string, now: string): Promise<string | null>;
+  /** The user of a token that is unused and has not expired, without using it up (the link's page, before the form is sent). */
+  passwordTokenUser(hash: string, now: string): Promise<string | null>;
   /** Voids every unused link of the user (after a password is set, or the user is disabled). */
   deletePasswordTokens(userId: string): Promise<void>;
 

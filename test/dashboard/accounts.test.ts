@@ -79,6 +79,14 @@ describe('dashboard accounts over HTTP', () => {
   };
   const setPassword = (v: Visitor, token: string, password: string, confirm = password) =>
     v.submit(`/dashboard/set-password?token=${token}`, '/dashboard/set-password', { password, confirm });
+  /** Opens the link's page while it works; its form is sent later (once the link died meanwhile). */
+  const openLink = async (token: string) => {
+    const v = visitor();
+    const page = await v.get(`/dashboard/set-password?token=${token}`);
+    assert.equal(page.statusCode, 200, 'the link works when opened');
+    const fields = Object.fromEntries([...page.body.matchAll(/type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    return (password: string) => v.send('POST', '/dashboard/set-password', { ...fields, password, confirm: password });
+  };
   const api = async (key: string) => (await ctx.app.inject({ url: '/v1/codes?limit=1', headers: { authorization: `Bearer ${key}` } })).statusCode;
   const createKeyIn = async (v: Visitor, fields: Record<string, string> = {}) =>
     v.submit('/dashboard/keys', '/dashboard/keys', { name: 'k', mode: 'live', ...fields });
@@ -89,49 +97,51 @@ describe('dashboard accounts over HTTP', () => {
   test('the one-time link sets a password once, not after 24 hours, and not for a disabled user', async () => {
     const v = visitor();
     const { token } = await createUser(ctx.deps.admin, ctx.org, 'alice@example.com');
+    const openedTwice = await openLink(token);
     const done = await setPassword(v, token, PASSWORD);
     assert.equal(done.statusCode, 303);
     assert.equal(done.headers.location, '/dashboard/login?done=password');
     assert.match((await v.get('/dashboard/login?done=password')).body, /Your password is set/);
     assert.equal((await v.signIn('alice@example.com')).statusCode, 303);
 
-    const again = await setPassword(visitor(), token, NEW_PASSWORD);
+    const again = await openedTwice(NEW_PASSWORD);
     assert.equal(again.statusCode, 400);
     assert.match(alert(again), /not valid/);
     assert.equal((await visitor().signIn('alice@example.com', NEW_PASSWORD)).statusCode, 401, 'the used link changed nothing');
 
     const bob = await createUser(ctx.deps.admin, ctx.org, 'bob@example.com');
+    const bobsForm = await openLink(bob.token);
     ctx.clock.advance(23 * HOUR);
     const fresh = await newPasswordLink(ctx.deps.admin, 'bob@example.com');
     ctx.clock.advance(HOUR);
-    assert.match(alert(await setPassword(visitor(), bob.token, PASSWORD)), /not valid/, 'expired after 24 hours');
+    assert.match(alert(await bobsForm(PASSWORD)), /not valid/, 'expired after 24 hours');
     assert.equal((await setPassword(visitor(), fresh.token, PASSWORD)).statusCode, 303, 'a link 1 hour old works');
 
     const carol = await createUser(ctx.deps.admin, ctx.org, 'carol@example.com');
+    const carolsForm = await openLink(carol.token);
     await disableUser(ctx.deps.admin, 'carol@example.com');
-    assert.match(alert(await setPassword(visitor(), carol.token, PASSWORD)), /not valid/);
+    assert.match(alert(await carolsForm(PASSWORD)), /not valid/);
     assert.equal((await visitor().signIn('carol@example.com')).statusCode, 401);
   });
 
   test("using one of a user's links voids the others, so an old printed link cannot reset the password", async () => {
     const first = await createUser(ctx.deps.admin, ctx.org, 'dave@example.com');
     const second = await newPasswordLink(ctx.deps.admin, 'dave@example.com');
+    const firstForm = await openLink(first.token);
     assert.equal((await setPassword(visitor(), second.token, PASSWORD)).statusCode, 303);
-    assert.match(alert(await setPassword(visitor(), first.token, NEW_PASSWORD)), /not valid/);
+    assert.match(alert(await firstForm(NEW_PASSWORD)), /not valid/);
     assert.equal((await visitor().signIn('dave@example.com', PASSWORD)).statusCode, 303, 'the password set through the used link stands');
   });
 
   test('changing the password in the dashboard voids the links printed before it', async () => {
     const { token } = await createUser(ctx.deps.admin, ctx.org, 'erin@example.com');
-    const printed = await newPasswordLink(ctx.deps.admin, 'erin@example.com');
     assert.equal((await setPassword(visitor(), token, PASSWORD)).statusCode, 303);
-    const later = await newPasswordLink(ctx.deps.admin, 'erin@example.com');
+    // A link printed later, its page opened while it still works, and sent once the password was changed.
+    const sentLater = await openLink((await newPasswordLink(ctx.deps.admin, 'erin@example.com')).token);
     const erin = await signedInAs('erin@example.com');
     const changed = await erin.submit('/dashboard/password', '/dashboard/password', { current: PASSWORD, next: NEW_PASSWORD, confirm: NEW_PASSWORD });
     assert.equal(changed.statusCode, 200);
-    for (const old of [printed.token, later.token]) {
-      assert.match(alert(await setPassword(visitor(), old, 'someone else chose this')), /not valid/);
-    }
+    assert.match(alert(await sentLater('someone else chose this')), /not valid/);
     assert.equal((await visitor().signIn('erin@example.com', NEW_PASSWORD)).statusCode, 303, 'the password chosen in the dashboard stands');
   });
 
@@ -145,6 +155,41 @@ describe('dashboard accounts over HTTP', () => {
     assert.match(alert(res), /key name must not contain an API key/);
     assert.equal((await ctx.store.access.listKeys(ctx.org.id)).length, before);
     assert.ok(!(await fay.get('/dashboard/keys')).body.includes(leaked), 'the key is on no page');
+  });
+
+  test('a dead link says it is not valid when it is opened, before any password is typed; opening a good one does not use it up', async () => {
+    const text = (res: LightMyRequestResponse) => res.body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const { token: used } = await createUser(ctx.deps.admin, ctx.org, 'erin@example.com');
+    const sentLate = await openLink(used);
+    assert.equal((await setPassword(visitor(), used, PASSWORD)).statusCode, 303);
+    const expired = await createUser(ctx.deps.admin, ctx.org, 'frank@example.com');
+    const disabled = await createUser(ctx.deps.admin, ctx.org, 'grace@example.com');
+    await disableUser(ctx.deps.admin, 'grace@example.com');
+    ctx.clock.advance(24 * HOUR);
+    const fresh = await createUser(ctx.deps.admin, ctx.org, 'heidi@example.com');
+
+    // What the form says when sent with the used link is what a dead link's page says at once.
+    const postText = alert(await sentLate(NEW_PASSWORD));
+    assert.match(postText, /^This link is not valid/);
+    for (const [label, token] of [
+      ['never issued', 'bogus'],
+      ['used', used],
+      ['expired', expired.token],
+      ['of a disabled user', disabled.token],
+      ['empty', ''],
+    ]) {
+      const opened = await visitor().get(`/dashboard/set-password?token=${token}`);
+      assert.equal(opened.statusCode, 400, label);
+      assert.ok(text(opened).includes(postText), `${label}: ${text(opened)}`);
+      assert.doesNotMatch(opened.body, /type="password"/, `${label}: no password to type`);
+    }
+
+    const v = visitor();
+    const opened = await v.get(`/dashboard/set-password?token=${fresh.token}`);
+    assert.equal(opened.statusCode, 200);
+    assert.match(opened.body, /type="password"/);
+    assert.equal((await v.get(`/dashboard/set-password?token=${fresh.token}`)).statusCode, 200, 'opened twice, still good');
+    assert.equal((await setPassword(v, fresh.token, PASSWORD)).statusCode, 303, 'opening the link did not use it up');
   });
 
   test('short passwords and mismatched confirmations are refused with a message', async () => {

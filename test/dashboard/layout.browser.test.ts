@@ -61,6 +61,8 @@ describe('dashboard pages on a phone and on a laptop', { skip }, () => {
       const { token } = await newPasswordLink(deps.admin, EMAIL);
       await page.goto(`${base}/dashboard/set-password?token=${token}`);
       await check('set-password');
+      await page.goto(`${base}/dashboard/set-password?token=not-a-link`);
+      await check('set-password-not-valid');
 
       await page.goto(`${base}/dashboard/login`);
       await check('login');

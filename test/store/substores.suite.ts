@@ -155,12 +155,17 @@ export function subStoreSuite(name: string, open: OpenStore): void {
         await store.dashboard.createUser({ id: 'usr_1', orgId: 'org_1', email: 'a@example.com', passwordHash: null, createdAt: T, disabledAt: null });
         await store.dashboard.createPasswordToken('tok', 'usr_1', '2026-03-15T13:00:00.000Z');
         await store.dashboard.createPasswordToken('old', 'usr_1', '2026-03-15T11:00:00.000Z');
+        assert.equal(await store.dashboard.passwordTokenUser('tok', T), 'usr_1', 'a working link is found');
+        assert.equal(await store.dashboard.passwordTokenUser('tok', T), 'usr_1', 'and not used up by looking');
+        assert.equal(await store.dashboard.passwordTokenUser('old', T), null, 'an expired link is not');
+        assert.equal(await store.dashboard.passwordTokenUser('none', T), null, 'nor one never issued');
         assert.equal(await store.dashboard.consumePasswordToken('old', T), null, 'expired');
         assert.deepEqual(
           await Promise.all([store.dashboard.consumePasswordToken('tok', T), store.dashboard.consumePasswordToken('tok', T)]).then((r) => r.sort()),
           ['usr_1', null].sort(),
           'used once only',
         );
+        assert.equal(await store.dashboard.passwordTokenUser('tok', T), null, 'a used link is not found');
 
         const session = { hash: 's1', userId: 'usr_1', csrfToken: 'c', createdAt: T, expiresAt: '2026-03-15T14:00:00.000Z' };
         await store.dashboard.createSession(session);

@@ -64,6 +64,11 @@ export class SqlDashboardStore implements DashboardStore {
     return r ? String(r.user_id) : null;
   }
 
+  async passwordTokenUser(hash: string, now: string): Promise<string | null> {
+    const [r] = await this.sql.rows('SELECT user_id FROM password_tokens WHERE hash = ? AND used_at IS NULL AND expires_at > ?', [hash, now]);
+    return r ? String(r.user_id) : null;
+  }
+
   async deletePasswordTokens(userId: string): Promise<void> {
     await this.sql.run('DELETE FROM password_tokens WHERE user_id = ? AND used_at IS NULL', [userId]);
   }
