@@ -4,9 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { InvalidRequest } from '../errors.ts';
 import { endSession, sameToken, startSession } from '../services/dashboard/sessions.ts';
-import { INVALID_LINK, passwordLinkWorks } from '../services/dashboard/password-links.ts';
+import { passwordLinkWorks } from '../services/dashboard/password-links.ts';
 import { PasswordAttemptsThrottled } from '../services/dashboard/password-throttle.ts';
-import { setPasswordWithToken, signIn } from '../services/dashboard/users.ts';
+import { INVALID_LINK, setPasswordWithToken, signIn } from '../services/dashboard/users.ts';
 import { loginPage, messagePage, setPasswordPage } from './pages/auth.ts';
 import { formField, isHttps, LOGIN_CSRF_COOKIE, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions, type Form } from './requests.ts';
 

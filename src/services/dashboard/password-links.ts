@@ -7,9 +7,6 @@
 import { hashSecret } from '../access/api-keys.ts';
 import type { UserDeps } from './users.ts';
 
-/** What a dead link says, on its page and when its form is sent. */
-export const INVALID_LINK = 'This link is not valid: it was already used, has expired, or was never issued. Ask your operator for a new one.';
-
 /** Whether the link would set a password now. */
 export async function passwordLinkWorks(deps: UserDeps, token: string): Promise<boolean> {
   if (token === '') return false;

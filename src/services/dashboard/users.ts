@@ -76,13 +76,15 @@ export async function disableUser(deps: UserDeps, email: string): Promise<User> 
   return (await deps.store.dashboard.getUser(user.id))!;
 }
 
+/** What a dead link says, on its page (password-links.ts) and when its form is sent. */
+export const INVALID_LINK = 'This link is not valid: it was already used, has expired, or was never issued. Ask your operator for a new one.';
+
 /** Sets the password through a one-time link token; the token works once. */
 export async function setPasswordWithToken(deps: UserDeps, token: string, password: string): Promise<User> {
   checkPasswordRules(password);
   const userId = await deps.store.dashboard.consumePasswordToken(hashSecret(token), iso(deps.now()));
   const user = userId === null ? null : await deps.store.dashboard.getUser(userId);
-  if (!user || user.disabledAt !== null)
-    throw new InvalidRequest('This link is not valid: it was already used, has expired, or was never issued. Ask your operator for a new one.');
+  if (!user || user.disabledAt !== null) throw new InvalidRequest(INVALID_LINK);
   await deps.store.dashboard.setPassword(user.id, await hashPassword(password));
   await deps.store.dashboard.deleteUserSessions(user.id);
   // Other links the operator printed must not reset this password again.
