@@ -58,13 +58,12 @@ export async function usersCommand(args: string[], deps: () => Promise<Deps>): P
       return;
     }
     case 'disable': {
-      const email = required(values.email, '--email', USAGE);
-      const was = (await d.store.dashboard.getUserByEmail(email))?.disabledAt ?? null;
-      const user = await disableUser(d.admin, email);
+      const { user, disabledNow } = await disableUser(d.admin, required(values.email, '--email', USAGE));
       const org = (await d.store.access.getOrgById(user.orgId))?.slug ?? user.orgId;
-      const said =
-        was === null ? `user ${user.email} disabled; their sessions were ended` : `user ${user.email} was already disabled at ${was}; nothing changed`;
-      out.result({ ...publicUser(user, org), already_disabled: was !== null }, said);
+      const said = disabledNow
+        ? `user ${user.email} disabled; their sessions were ended`
+        : `user ${user.email} was already disabled at ${user.disabledAt}; nothing changed`;
+      out.result({ ...publicUser(user, org), already_disabled: !disabledNow }, said);
       return;
     }
   }

@@ -127,7 +127,8 @@ describe('codebook users', () => {
     await ok('create', '--org', 'acme', '--email', 'gina@example.com');
     const first = JSON.parse(await ok('disable', '--email', 'gina@example.com', '--json')) as { disabled_at: string; already_disabled: boolean };
     assert.equal(first.already_disabled, false);
-    const again = await ok('disable', '--email', 'gina@example.com');
+    // The address as typed, in another case: the user is found as everywhere else, and still said to be disabled already.
+    const again = await ok('disable', '--email', 'GINA@example.com');
     assert.equal(again, `user gina@example.com was already disabled at ${first.disabled_at}; nothing changed\n`);
     const json = JSON.parse(await ok('disable', '--email', 'gina@example.com', '--json')) as { disabled_at: string; already_disabled: boolean };
     assert.deepEqual([json.disabled_at, json.already_disabled], [first.disabled_at, true]);

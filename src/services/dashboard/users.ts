@@ -65,15 +65,21 @@ export async function requireUser(deps: UserDeps, email: string): Promise<User> 
   return user;
 }
 
-export async function disableUser(deps: UserDeps, email: string): Promise<User> {
+/** The user after a disable, and whether this call disabled them (false: they already were), as a key's revocation. */
+export interface UserDisabling {
+  user: User;
+  disabledNow: boolean;
+}
+
+export async function disableUser(deps: UserDeps, email: string): Promise<UserDisabling> {
   const user = await requireUser(deps, email);
   // Already disabled: the state asked for, so nothing is written again (its time and the audit log stay as they were).
-  if (user.disabledAt !== null) return user;
+  if (user.disabledAt !== null) return { user, disabledNow: false };
   await deps.store.dashboard.disableUser(user.id, iso(deps.now()));
   await deps.store.dashboard.deleteUserSessions(user.id);
   await deps.store.dashboard.deletePasswordTokens(user.id);
   await audit(deps, user.orgId, OPERATOR, 'user.disabled', user.email);
-  return (await deps.store.dashboard.getUser(user.id))!;
+  return { user: (await deps.store.dashboard.getUser(user.id))!, disabledNow: true };
 }
 
 /** What a dead link says, on its page (password-links.ts) and when its form is sent. */
