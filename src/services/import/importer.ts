@@ -34,7 +34,7 @@ export async function runImport(store: Store, req: ImportRequest, options: Impor
     progress('sort', 0, stage.rows, 0);
     const twice = stage.finish();
     const errors = [...read.errors, ...twice.errors].sort((a, b) => a.line - b.line);
-    if (errors.length > 0) throw rowsRejected(req.file, errors, read.stopped, twice.more);
+    if (errors.length > 0) throw rowsRejected(req.file, errors, read.more, twice.more);
     const summary = await store.withImport((tx) => applyStaged(tx, req, stage, options));
     // Timed here, not in the merge: the commit (the WAL's last pages, FTS5's last segments) and the wait for
     // running servers to see it are part of the import, ~10 % of a large snapshot's time.

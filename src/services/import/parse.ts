@@ -24,17 +24,14 @@ export interface RowError {
 /** Receives each valid row as it is read. */
 export type RowSink = (row: ImportRow) => void;
 
-/** What reading a file found: its problems, in file order. */
-export interface ReadProblems {
-  errors: RowError[];
-  /** MAX_ERRORS problems were found before the file's last row: reading stopped, and the rest is unchecked. */
-  stopped: boolean;
-}
-
 const KNOWN = new Set(['code', 'display', 'definition', 'status', 'parents']);
 export const MAX_ERRORS = 1000;
 
-/** Problems a check found, at most MAX_ERRORS; more: it stopped listing there, and more may follow. */
+/**
+ * Problems a check found, at most MAX_ERRORS; more: it stopped there, and more
+ * may follow (reading a file: MAX_ERRORS were found before its last row, and
+ * the rest was not read).
+ */
 export interface ListedErrors {
   errors: RowError[];
   more: boolean;
@@ -170,7 +167,7 @@ function validateRow(raw: RawRow, line: number, errors: RowError[], unusualText 
   return { code, line, display: raw.display as string, definition, status, parents, attributes };
 }
 
-async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<ReadProblems> {
+async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<ListedErrors> {
   const errors: RowError[] = [];
   const source = readText(file, onProgress);
   // A record (a quoted field may span lines) is held to the limit of a line.
@@ -230,9 +227,9 @@ async function parseCsvFile(file: string, sink: RowSink, onProgress?: ByteProgre
   } finally {
     source.destroy();
   }
-  if (headerErrors !== null) return { errors: headerErrors, stopped: false };
+  if (headerErrors !== null) return { errors: headerErrors, more: false };
   if (header === null && errors.length === 0) errors.push({ line: 1, message: 'the file is empty: expected a header line with at least code,display' });
-  return { errors, stopped };
+  return { errors, more: stopped };
 }
 
 /** What ended the reading of a CSV file early. */
@@ -270,7 +267,7 @@ function headerProblems(header: string[]): string[] {
   return problems;
 }
 
-async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<ReadProblems> {
+async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: ByteProgress): Promise<ListedErrors> {
   const errors: RowError[] = [];
   const input = readText(file, onProgress);
   const lines = createInterface({ input, crlfDelay: Infinity });
@@ -322,10 +319,10 @@ async function parseNdjsonFile(file: string, sink: RowSink, onProgress?: BytePro
   }
   // A file with no object is no release: imported, it would record nothing and take the release's name.
   if (empty && errors.length === 0) errors.push({ line: 1, message: 'the file is empty: expected one JSON object per line' });
-  return { errors, stopped };
+  return { errors, more: stopped };
 }
 
 /** Streams the file's valid rows into sink, in file order; returns the problems found. */
-export async function readImportRows(file: string, format: ImportFormat, sink: RowSink, onProgress?: ByteProgress): Promise<ReadProblems> {
+export async function readImportRows(file: string, format: ImportFormat, sink: RowSink, onProgress?: ByteProgress): Promise<ListedErrors> {
   return format === 'csv' ? parseCsvFile(file, sink, onProgress) : parseNdjsonFile(file, sink, onProgress);
 }
