@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError } from '../errors.ts';
-import { errorBody } from './error-body.ts';
+import { ERROR_CACHE_CONTROL, errorBody } from './error-body.ts';
 import { bodyParsingError } from './body-errors.ts';
 import { validationError, type AjvError } from './parameter-errors.ts';
 
@@ -60,6 +60,7 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
 export function sendError(reply: FastifyReply, error: ApiError, requestId: string): void {
   reply.request.errorCode = error.code;
   if (error.headers) reply.headers(error.headers);
+  reply.header('Cache-Control', ERROR_CACHE_CONTROL);
   reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error, requestId));
 }
 
@@ -96,6 +97,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const body = errorBody(new ApiError('invalid_parameter', message), requestId);
   socket.end(
     `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nRequest-Id: ${requestId}\r\n` +
+      `Cache-Control: ${ERROR_CACHE_CONTROL}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

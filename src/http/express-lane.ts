@@ -47,7 +47,7 @@ import { mayHoldKeyShape } from '../domain/key-shape.ts';
 import type { Principal } from '../domain/access.ts';
 import type { ErrorCode } from '../errors.ts';
 import { entityTag, weakened } from './entity-tags.ts';
-import { errorBody } from './error-body.ts';
+import { ERROR_CACHE_CONTROL, errorBody } from './error-body.ts';
 import { completedFields } from './logging.ts';
 import { COMPRESSION_THRESHOLD, CACHE_CONTROL } from './representations.ts';
 import { newRequestId } from './request-id.ts';
@@ -185,7 +185,7 @@ export function expressLane(deps: ExpressLaneDeps): (req: IncomingMessage, res: 
     request.errorCode = error.code;
     if (error.headers) fields.headers(error.headers);
     const body = errorBody(error, request.id);
-    fields.list.push('content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(body)));
+    fields.list.push('cache-control', ERROR_CACHE_CONTROL, 'content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(body)));
     finish(request, res, route);
     res.writeHead(error.status, fields.list);
     res.end(body);

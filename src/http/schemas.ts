@@ -207,33 +207,40 @@ const RATE_LIMIT_HEADERS = {
   RateLimit: header('What remains (IETF RateLimit fields): r requests, t seconds until the window resets.', '"minute";r=596;t=19, "month";r=999996;t=833779'),
 };
 const RETRY_AFTER = header('Seconds to wait before retrying.', '19');
+const NO_STORE = header('An error answer is never to be kept by a cache.', 'no-store');
 
 /** What each error status means, for the operations that document it. */
 const ERROR_RESPONSES: Record<number, { description: string; headers: Record<string, unknown> }> = {
   400: {
     description: 'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`.',
-    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, ...RATE_LIMIT_HEADERS },
   },
-  401: { description: '`invalid_api_key`: no key, or a malformed, unknown or revoked key.', headers: { 'Request-Id': REQUEST_ID } },
+  401: { description: '`invalid_api_key`: no key, or a malformed, unknown or revoked key.', headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE } },
   403: {
     description: "`endpoint_not_available_on_plan`: the key's plan does not include this endpoint.",
-    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, ...RATE_LIMIT_HEADERS },
   },
   404: {
     description:
       '`code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system.',
-    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS },
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, ...RATE_LIMIT_HEADERS },
   },
-  413: { description: '`payload_too_large`: the request body is larger than 64 KiB.', headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
-  415: { description: '`unsupported_media_type`: the body is not sent as `application/json`.', headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS } },
+  413: {
+    description: '`payload_too_large`: the request body is larger than 64 KiB.',
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, ...RATE_LIMIT_HEADERS },
+  },
+  415: {
+    description: '`unsupported_media_type`: the body is not sent as `application/json`.',
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, ...RATE_LIMIT_HEADERS },
+  },
   429: {
     description: '`rate_limit_exceeded` (this minute) or `monthly_quota_exceeded` (this month): wait `Retry-After` seconds.',
-    headers: { 'Request-Id': REQUEST_ID, ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER },
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, ...RATE_LIMIT_HEADERS, 'Retry-After': RETRY_AFTER },
   },
-  500: { description: '`internal_error`: a fault on our side. Quote the `request_id`.', headers: { 'Request-Id': REQUEST_ID } },
+  500: { description: '`internal_error`: a fault on our side. Quote the `request_id`.', headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE } },
   503: {
     description: '`service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds.',
-    headers: { 'Request-Id': REQUEST_ID, 'Retry-After': RETRY_AFTER },
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, 'Retry-After': RETRY_AFTER },
   },
 };
 

@@ -1,8 +1,8 @@
 /**
  * The documented error answers, checked the same way whatever carried them
  * (inject() or a raw socket): JSON errors in the one shape with a code from the
- * closed set at its documented status, dashboard errors as HTML pages, and a
- * Request-Id on both.
+ * closed set at its documented status and kept by no cache, dashboard errors
+ * as HTML pages, and a Request-Id on both.
  */
 import assert from 'node:assert/strict';
 import { ERROR_STATUS, type ErrorCode } from '../../src/errors.ts';
@@ -27,6 +27,7 @@ export function assertJsonError(res: AnyResponse, what: string): ErrorBody {
   const requestId = res.header('request-id');
   assert.match(requestId ?? '', REQUEST_ID, `${what}: Request-Id`);
   assert.match(res.header('content-type') ?? '', /^application\/json; charset=utf-8$/, `${what}: Content-Type`);
+  assert.equal(res.header('cache-control'), 'no-store', `${what}: Cache-Control`);
   let body: unknown;
   try {
     body = JSON.parse(res.body);
