@@ -5,6 +5,7 @@
  */
 import { DEFAULT_PLANS, type EndpointName } from '../domain/access.ts';
 import type { ErrorCode } from '../errors.ts';
+import { endpointLabel, unknownParameterMessage } from './parameter-errors.ts';
 
 const euro = {
   object: 'code',
@@ -160,7 +161,8 @@ export function errorExamples(endpoint: EndpointName, status: number): Record<st
       error(
         'unknown_parameter',
         'A parameter this endpoint does not define',
-        'Unknown query parameter "offset"; /docs lists each endpoint\'s parameters. Collections page with cursors only, never offset or page: send the previous page\'s pagination.next_cursor as cursor.',
+        // Each operation's own words replace these (withOwnUnknownParameterExample).
+        'Unknown query parameter "offset".',
         'offset',
       ),
       error(
@@ -222,3 +224,24 @@ export function errorExamples(endpoint: EndpointName, status: number): Record<st
 }
 
 EXAMPLES.systemsPage.data = [EXAMPLES.system];
+
+interface OperationSchema {
+  querystring?: { properties?: Record<string, unknown> };
+  response?: Record<string, { 'x-examples'?: Record<string, ErrorExample> }>;
+}
+
+/**
+ * The operation's schema with its unknown_parameter example (shared by every
+ * operation until here) in the words its own route answers `?offset=…` with:
+ * whether it pages, and the parameters it accepts.
+ */
+export function withOwnUnknownParameterExample<S>(schema: S, method: string, url: string): S {
+  const operation = schema as OperationSchema;
+  const bad = operation.response?.[400];
+  const example = bad?.['x-examples']?.unknown_parameter;
+  if (bad === undefined || example === undefined) return schema;
+  const accepted = Object.keys(operation.querystring?.properties ?? {});
+  const message = unknownParameterMessage('offset', endpointLabel(method, url), accepted);
+  const own: ErrorExample = { ...example, value: { error: { ...example.value.error, message } } };
+  return { ...schema, response: { ...operation.response, 400: { ...bad, 'x-examples': { ...bad['x-examples'], unknown_parameter: own } } } };
+}

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SwaggerOptions } from '@fastify/swagger';
 import packageJson from '../../package.json' with { type: 'json' };
+import { withOwnUnknownParameterExample } from './examples.ts';
 
 /** The API's version is the package's: both grow together (see the README's Development section). */
 export const API_VERSION: string = packageJson.version;
@@ -58,6 +59,10 @@ export function openApiOptions({ publicUrl }: OpenApiSettings): SwaggerOptions {
     },
     // The document describes the API under /v1 only: pages served elsewhere (the
     // dashboard's HTML forms, /docs itself) are not part of it, schema or not.
-    transform: ({ schema, url }) => ({ schema: url.startsWith('/v1/') ? schema : { ...schema, hide: true }, url }),
+    // Each operation's unknown_parameter example is the message its own route answers.
+    transform: ({ schema, url, route }) => ({
+      schema: url.startsWith('/v1/') ? withOwnUnknownParameterExample(schema, [route.method].flat()[0]!, url) : { ...schema, hide: true },
+      url,
+    }),
   };
 }

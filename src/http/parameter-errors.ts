@@ -46,10 +46,13 @@ function quoted(value: unknown): string {
   return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
 }
 
-/** `GET /v1/codes/{code_id}/changes`: the endpoint as the reference names it. */
-function endpointLabel(request: FastifyRequest): string {
-  const url = request.routeOptions.url ?? request.url.split('?')[0]!;
-  return `${request.method} ${url.replace(/:(\w+)/g, '{$1}')}`;
+/** `GET /v1/codes/{code_id}/changes`: the endpoint as the reference names it, from its method and route. */
+export function endpointLabel(method: string, url: string): string {
+  return `${method} ${url.replace(/:(\w+)/g, '{$1}')}`;
+}
+
+function requestEndpoint(request: FastifyRequest): string {
+  return endpointLabel(request.method, request.routeOptions.url ?? request.url.split('?')[0]!);
 }
 
 function acceptedParameters(request: FastifyRequest): string[] {
@@ -58,20 +61,23 @@ function acceptedParameters(request: FastifyRequest): string[] {
 }
 
 export function unknownParameter(name: string, request: FastifyRequest): ApiError {
-  const accepted = acceptedParameters(request);
-  const endpoint = endpointLabel(request);
+  return new ApiError('unknown_parameter', unknownParameterMessage(name, requestEndpoint(request), acceptedParameters(request)), { param: name });
+}
+
+/** The message of unknown_parameter, for an endpoint (as endpointLabel names it) that accepts these parameters. */
+export function unknownParameterMessage(name: string, endpoint: string, accepted: string[]): string {
   const parts = [`Unknown query parameter ${quoted(name)}.`];
   if (isOffsetPaging(name)) {
     parts.push(
       accepted.includes('cursor')
         ? "Collections page with cursors only, never by offset or page number: send the previous page's pagination.next_cursor as cursor."
-        : `${endpoint} returns one record; it does not page.`,
+        : `${endpoint} does not page.`,
     );
   }
   const sameButCase = accepted.find((p) => p !== name && p.toLowerCase() === name.toLowerCase());
   if (sameButCase) parts.push(`Names are case-sensitive: did you mean "${sameButCase}"?`);
   parts.push(accepted.length === 0 ? `${endpoint} takes no query parameters.` : `${endpoint} accepts: ${accepted.join(', ')}.`);
-  return new ApiError('unknown_parameter', parts.join(' '), { param: name });
+  return parts.join(' ');
 }
 
 /** The one ApiError for Fastify's schema validation errors of a request. */

@@ -56,7 +56,7 @@ describe('unknown_parameter', () => {
 
   test('the single-code endpoint says it does not page, and what it accepts', async () => {
     const message = refusal(await ctx.get('/v1/codes/demo%3AA?offset=1'), 400, 'unknown_parameter', 'offset');
-    assert.match(message, /GET \/v1\/codes\/\{code_id\} returns one record; it does not page\. GET \/v1\/codes\/\{code_id\} accepts: as_of\./);
+    assert.match(message, /GET \/v1\/codes\/\{code_id\} does not page\. GET \/v1\/codes\/\{code_id\} accepts: as_of\./);
     assert.doesNotMatch(message, /next_cursor/);
   });
 });

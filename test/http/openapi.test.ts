@@ -182,6 +182,16 @@ describe('the guide and the examples', () => {
     }
   });
 
+  test("each operation's unknown_parameter example is what the operation answers to ?offset=1", async () => {
+    for (const [id, { path, method }] of Object.entries(OPERATIONS)) {
+      const media = operation(id).responses['400']!.content!['application/json']! as { examples: Record<string, { value: { error: { message: string } } }> };
+      const url = `${path.replace('{code_id}', 'demo%3AA').replace('{system}', 'demo')}?${id === 'searchCodes' ? 'q=alpha&' : ''}offset=1`;
+      const res = await ctx.request({ method: (method ?? 'get').toUpperCase(), url, ...(method === 'post' ? { payload: { ids: ['demo:A'] } } : {}) });
+      assert.equal(res.statusCode, 400, `${id}: ${res.body}`);
+      assert.equal(media.examples.unknown_parameter!.value.error.message, res.json().error.message, id);
+    }
+  });
+
   test('every operation documents the headers a client acts on', () => {
     for (const id of Object.keys(OPERATIONS)) {
       const { responses } = operation(id);
