@@ -110,8 +110,9 @@ export async function demoCommand(args: string[], deps: () => Promise<Deps>): Pr
         bar.done();
         if (!out.json) process.stdout.write(`imported ${describeSummary(s)}\n`);
       },
+      // With --json, stdout holds only the releases imported; a skipped one is said on stderr.
       onSkip: (r) => {
-        if (!out.json) process.stdout.write(`skipped ${r.system} ${r.release} (effective ${r.effectiveDate}): already loaded\n`);
+        (out.json ? process.stderr : process.stdout).write(`skipped ${r.system} ${r.release} (effective ${r.effectiveDate}): already loaded\n`);
       },
     });
   } catch (error) {

@@ -328,6 +328,18 @@ describe('codebook demo', () => {
       assert.match(line, /^skipped iso4217 \S+ \(effective [\d-]+\): already loaded$|no change recorded/);
     }
     assert.deepEqual(await contentsOfDemo(), before, 'no code and no change was written');
+
+    // --json: stdout is the releases imported (none), and stderr says why.
+    const json = await codebook('demo', '--json');
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), []);
+    assert.deepEqual(
+      json.stderr
+        .trimEnd()
+        .split('\n')
+        .map((l) => /^skipped iso4217 (\S+) \(effective [\d-]+\): already loaded$/.exec(l)?.[1]),
+      releases,
+    );
   });
 });
 
