@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { Deps } from '../../src/deps.ts';
 import type { Organisation } from '../../src/domain/access.ts';
-import { createKey, createOrg } from '../../src/services/access/admin.ts';
+import { createKey, createOrg, revokeKey } from '../../src/services/access/admin.ts';
 import { createUser, newPasswordLink, setPasswordWithToken } from '../../src/services/dashboard/users.ts';
 import { chromiumMissing, SCREENSHOT_DIR, VIEWPORTS } from '../helpers/browser.ts';
 import { startDashboard, type DashboardServer } from '../helpers/dashboard-server.ts';
@@ -21,6 +21,8 @@ const PASSWORD = 'correct horse battery staple';
 // As long as people make them: the longest names and addresses must still fit a phone.
 const EMAIL = 'alexandra.konstantinopoulou@billing-operations.example.com';
 const LONG_NAME = 'nightly reconciliation job for the accounts-receivable warehouse (eu-central)';
+// A name with no place to break (99 characters; a name may have 100), revoked: its state must stay one word.
+const UNBROKEN_NAME = 'reconciliation-job-for-the-accounts-receivable-warehouse-eu-central-and-the-backup-region-us-east-1';
 
 const skip = chromiumMissing();
 if (skip) console.log(`# ${skip}`);
@@ -41,6 +43,7 @@ describe('dashboard pages on a phone and on a laptop', { skip }, () => {
     // Keys made by the operator: the lists and the audit log have rows to lay out from the start.
     await createKey(deps.admin, org, 'live', LONG_NAME);
     await createKey(deps.admin, org, 'test', 'staging');
+    await revokeKey(deps.admin, (await createKey(deps.admin, org, 'live', UNBROKEN_NAME)).info.id, org);
   });
 
   after(async () => {

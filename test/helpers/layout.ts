@@ -2,7 +2,8 @@
  * "Usable at this size", as a browser test asserts it: the page does not
  * scroll sideways, and every control a user can see lies within the screen's
  * width (without scrolling anything sideways) and is what a tap at its centre
- * reaches, nothing covering it.
+ * reaches, nothing covering it; a key's state ("revoked", "active") is never
+ * broken inside the word, however long the names beside it.
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -55,5 +56,9 @@ export async function assertUsable(page: Page, where: string): Promise<void> {
     assert.ok(left >= 0 && right <= screen + 0.5, `${where}: ${label} spans ${left.toFixed(0)}–${right.toFixed(0)} px, outside the ${screen} px screen`);
     assert.equal(covered, null, `${where}: a tap at the centre of ${label} reaches ${covered}`);
   }
+  const brokenStates = await page.evaluate<string[]>(
+    `[...document.querySelectorAll('.state')].filter((e) => e.getClientRects().length > 1).map((e) => e.textContent)`,
+  );
+  assert.deepEqual(brokenStates, [], `${where}: a key's state is broken across lines`);
   await page.evaluate('window.scrollTo(0, 0)');
 }
