@@ -10,9 +10,16 @@ import { INVALID_LINK, setPasswordWithToken, signIn } from '../services/dashboar
 import { loginPage, messagePage, setPasswordPage } from './pages/auth.ts';
 import { formField, isHttps, LOGIN_CSRF_COOKIE, requireSession, sendPage, SESSION_COOKIE, sessionCookieOptions, type Form } from './requests.ts';
 
-/** Forms shown before there is a session are protected by a double-submit cookie. */
+const FORM_TOKEN = /^[\w-]{32}$/;
+
+/**
+ * Forms shown before there is a session are protected by a double-submit
+ * cookie. A browser that holds one keeps it, so that every sign-in form it has
+ * open (two tabs, a form shown again after a mistake) carries the same token.
+ */
 function issueFormToken(request: FastifyRequest, reply: FastifyReply): string {
-  const token = randomBytes(24).toString('base64url');
+  const held = request.cookies[LOGIN_CSRF_COOKIE];
+  const token = held !== undefined && FORM_TOKEN.test(held) ? held : randomBytes(24).toString('base64url');
   reply.setCookie(LOGIN_CSRF_COOKIE, token, { path: '/dashboard', httpOnly: true, sameSite: 'strict', secure: isHttps(request) });
   return token;
 }

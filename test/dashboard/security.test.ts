@@ -255,6 +255,17 @@ describe('dashboard security over HTTP', () => {
     await signedInAs('carol@example.com');
   });
 
+  test('two sign-in forms open in one browser both sign in', async () => {
+    const v = new Visitor(ctx.app);
+    const first = hidden((await v.get('/dashboard/login')).body, '_csrf');
+    const second = hidden((await v.get('/dashboard/login')).body, '_csrf');
+    const res = await v.post('/dashboard/login', { _csrf: first, email: 'alice@example.com', password: PASSWORD });
+    assert.equal(res.statusCode, 303, 'the older form signs in');
+    assert.equal(second, first);
+    // Another browser gets a token of its own.
+    assert.notEqual(hidden((await new Visitor(ctx.app).get('/dashboard/login')).body, '_csrf'), first);
+  });
+
   test('names and emails with markup are shown escaped on every page', async () => {
     const v = await signedInAs(NASTY_EMAIL);
     const { id } = await createKeyIn(v, XSS);
