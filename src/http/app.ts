@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessGate } from './access-gate.ts';
+import { MAX_SEGMENT, routableUrl } from './unroutable-path.ts';
 import { clientErrorHandler, errorHandler, frameworkErrors, routingError } from './error-handler.ts';
 import { answerConnect, drainingGuard, httpServerOptions, ignoreUnknownExpectations, rejectBadHost } from './front-door.ts';
 import { registerOps, withOutages } from './ops.ts';
@@ -42,7 +43,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     genReqId: newRequestId,
     requestIdHeader: false,
     // Code ids may be long: system (64) + code.
-    routerOptions: { maxParamLength: 2048 },
+    routerOptions: { maxParamLength: MAX_SEGMENT },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: false } },
     // Each route's schemas are compiled by its first request, not at start-up.
     ...(options.schemas === 'eager' ? {} : { schemaController: { compilersFactory: (options.schemas ?? lazySchemas()).compilersFactory } }),
@@ -50,10 +51,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     // Behind a proxy the operator names (TRUST_PROXY), request.ip and request.protocol are the client's (its
     // X-Forwarded-For and -Proto): the sign-in throttle, the exposure watch's address, the session cookie's Secure.
     trustProxy: deps.config.trustProxy ?? false,
+    // A /v1 path the router cannot take is routed, and refused as a bad parameter once admitted (unroutable-path.ts).
+    rewriteUrl: routableUrl,
     // Requests that arrive while closing get our 503 (see drainingGuard), not Fastify's.
     return503OnClosing: false,
-    // A path Fastify cannot route (bad escape, over-long segment): under /v1 the
-    // key still comes first in the order of checks, then the 400.
+    // A path Fastify cannot route that rewriteUrl left as it was (a /v1 path in absolute form, say):
+    // under /v1 the key still comes first in the order of checks, then the 400.
     frameworkErrors: (error, request, reply) => {
       if (isDashboardUrl(request.url)) {
         reply.header('Request-Id', request.id);
@@ -126,7 +129,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setNotFoundHandler({ preValidation: watchBody }, async (request) => {
     throw new ApiError(
       'route_not_found',
-      `No route ${request.method} ${loggableUrl(request.url.split('?')[0]!)}. The API lives under /v1; its reference is at /docs.`,
+      `No route ${request.method} ${loggableUrl(request.originalUrl.split('?')[0]!)}. The API lives under /v1; its reference is at /docs.`,
     );
   });
 

@@ -11,6 +11,7 @@ import { ApiError } from '../errors.ts';
 import { ERROR_CACHE_CONTROL, errorBody } from './error-body.ts';
 import { bodyParsingError } from './body-errors.ts';
 import { validationError, type AjvError } from './parameter-errors.ts';
+import { SEGMENT_TOO_LONG, UNDECODABLE_PATH } from './unroutable-path.ts';
 
 export function toApiError(error: unknown, request: FastifyRequest): ApiError | null {
   if (error instanceof ApiError) return error;
@@ -26,9 +27,9 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError | 
 export function routingError(error: FastifyError, url: string): unknown {
   const param = url.startsWith('/v1/codes/') ? { param: 'code_id' } : {};
   if (error.code === 'FST_ERR_BAD_URL') {
-    return new ApiError('invalid_parameter', 'The request path is not valid percent-encoding: send each reserved or non-ASCII byte as %XX.', param);
+    return new ApiError('invalid_parameter', UNDECODABLE_PATH, param);
   } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    return new ApiError('invalid_parameter', 'A path segment is too long.', param);
+    return new ApiError('invalid_parameter', SEGMENT_TOO_LONG, param);
   }
   return error;
 }

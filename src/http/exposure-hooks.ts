@@ -13,20 +13,22 @@ import type { ExposureWatch } from '../services/access/exposure.ts';
 import type { ExposureVia } from '../domain/key-life-records.ts';
 
 function route(request: FastifyRequest): string {
-  const path = request.url.split('?')[0]!;
+  const path = request.originalUrl.split('?')[0]!;
   return `${request.method} ${keyShapedTexts(path).length > 0 ? '[path with a key]' : path}`;
 }
 
 /** Reports the keys found in the URL (query and path) and the Referer, in that order; null when there are none. */
 export function watchForExposedKeys(watch: ExposureWatch, request: FastifyRequest): Promise<void> | null {
   const referer = request.headers.referer;
+  // As sent: a path the router cannot take is routed as another (unroutable-path.ts).
+  const url = request.originalUrl;
   // Nearly every request: one test of the URL (and of a Referer), nothing allocated.
-  if (!mayHoldKeyShape(request.url) && (typeof referer !== 'string' || !mayHoldKeyShape(referer))) return null;
+  if (!mayHoldKeyShape(url) && (typeof referer !== 'string' || !mayHoldKeyShape(referer))) return null;
   const found: [ExposureVia, string[]][] = [];
-  const q = request.url.indexOf('?');
-  if (q !== -1) found.push(['query', keyShapedTexts(request.url.slice(q + 1))]);
+  const q = url.indexOf('?');
+  if (q !== -1) found.push(['query', keyShapedTexts(url.slice(q + 1))]);
   // A key as a path segment (a client's mistake) is in every access log too.
-  found.push(['path', keyShapedTexts(q === -1 ? request.url : request.url.slice(0, q))]);
+  found.push(['path', keyShapedTexts(q === -1 ? url : url.slice(0, q))]);
   if (typeof referer === 'string') found.push(['referer', keyShapedTexts(referer)]);
   return reportAll(watch, request, found);
 }

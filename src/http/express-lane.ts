@@ -48,6 +48,7 @@ import type { Principal } from '../domain/access.ts';
 import type { ErrorCode } from '../errors.ts';
 import { entityTag, weakened } from './entity-tags.ts';
 import { ERROR_CACHE_CONTROL, errorBody } from './error-body.ts';
+import { MAX_SEGMENT } from './unroutable-path.ts';
 import { completedFields } from './logging.ts';
 import { COMPRESSION_THRESHOLD, CACHE_CONTROL } from './representations.ts';
 import { newRequestId } from './request-id.ts';
@@ -76,8 +77,6 @@ const PAGE_ROUTES = new Map<string, [string, EndpointName]>([
   ['/v1/codes', ['/v1/codes', 'codes.list']],
   ['/v1/changes', ['/v1/changes', 'changes.list']],
 ]);
-/** Fastify's maxParamLength (app.ts): a longer segment is its routing error. */
-const MAX_SEGMENT = 2048;
 /** RFC 3986 unreserved and sub-delimiter characters, ":" and "@": a segment the router and the lane read alike. */
 const PLAIN_SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
 /** Static routes under /v1/codes/ that the router prefers to {code_id}. */
@@ -100,6 +99,11 @@ class LaneRequest implements GateRequest {
     this.raw = raw;
     this.url = raw.url!;
     this.headers = raw.headers;
+  }
+
+  /** The lane routes no URL but the one sent. */
+  get originalUrl(): string {
+    return this.url;
   }
 }
 

@@ -7,7 +7,7 @@ import { loggableUrl } from './query-keys.ts';
 
 export const serializers = {
   req(request: FastifyRequest) {
-    return { method: request.method, url: loggableUrl(request.url) };
+    return { method: request.method, url: loggableUrl(request.originalUrl) };
   },
   res(reply: { statusCode: number }) {
     return { statusCode: reply.statusCode };

@@ -19,6 +19,7 @@ import type { ErrorCode } from '../errors.ts';
 import type { RouteDeps } from './routes/v1-types.ts';
 import type { CompressedCache } from './compressed-cache.ts';
 import { registerRepresentations } from './representations.ts';
+import { pathRefusal } from './unroutable-path.ts';
 
 /**
  * What the gate reads of a request and notes on it: a Fastify request, or the
@@ -37,6 +38,8 @@ export interface AnsweredRequest {
   readonly id: string;
   readonly method: string;
   readonly url: string;
+  /** The URL as the client sent it (`url` is the one routed: see unroutable-path.ts). */
+  readonly originalUrl: string;
   readonly principal?: Principal;
   readonly keyPrefix?: string;
   readonly countedAt?: number;
@@ -90,7 +93,7 @@ const ALLOWED = 'GET, HEAD';
  * system name is what is missing or at fault.
  */
 function noRoute(request: FastifyRequest): ApiError {
-  const path = request.url.split('?')[0]!;
+  const path = request.originalUrl.split('?')[0]!;
   const shown = `No route ${request.method} ${loggableUrl(path)} under /v1.`;
   if (path === '/v1/codes/') {
     return new ApiError('route_not_found', `${shown} Send a code id after /v1/codes/, e.g. /v1/codes/iso4217:EUR.`, { param: 'code_id' });
@@ -158,13 +161,13 @@ export async function v1Plugin(app: FastifyInstance, deps: V1Deps): Promise<void
     const endpoint = missing ? undefined : request.routeOptions.config.endpoint;
     if (endpoint !== undefined && gate.admitNow !== undefined) {
       try {
-        if (gate.admitNow(endpoint, request, reply)) return done();
+        if (gate.admitNow(endpoint, request, reply)) return done(pathRefusal(request) ?? undefined);
       } catch (error) {
         // A 401 before anything was counted, or a 429 with its RateLimit fields: as the two steps would refuse it.
         return done(error as Error);
       }
     }
-    checks(request, reply, missing, endpoint).then(() => done(), done);
+    checks(request, reply, missing, endpoint).then(() => done(pathRefusal(request) ?? undefined), done);
   });
 
   app.addHook('onResponse', (request, reply, done) => {

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { EndpointName } from '../../src/domain/access.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { apiOperations, seedRouteFixture, sendOperation } from '../helpers/routes.ts';
 import { ALL_ENDPOINTS, assertError, bare, bearer, orgOnPlan, rateLimit, revokedKey, unknownKey } from './helpers.ts';
@@ -161,5 +162,37 @@ test('every operation checks in the documented order, each failure first in turn
     const refused = await sendOperation(ctx, op, o.headers, badParameter);
     assertError(refused, 429, 'rate_limit_exceeded');
     assert.equal(rateLimit(refused).month?.r, 98, `${what}: the 400 and the ${op.ok} counted, nothing before them`);
+  }
+});
+
+test('a path segment the router cannot take is a bad parameter: after the plan and the limits, and counted', async () => {
+  const bad: [string, string][] = [
+    ['%ZZ', 'not valid percent-encoding'],
+    ['demo:%FF', 'not valid percent-encoding'],
+    ['demo%3A%E0%A4%A', 'not valid percent-encoding'],
+    [`demo:${'x'.repeat(3000)}`, 'too long'],
+  ];
+  const routes: [string, EndpointName, string][] = [
+    ['/v1/codes/{}', 'codes.get', 'code_id'],
+    ['/v1/codes/{}/changes', 'changes.list', 'code_id'],
+    ['/v1/codes/{}/children', 'codes.hierarchy', 'code_id'],
+    ['/v1/codes/{}/ancestors', 'codes.hierarchy', 'code_id'],
+    ['/v1/systems/{}', 'systems.list', 'system'],
+    ['/v1/systems/{}/roots', 'codes.hierarchy', 'system'],
+  ];
+  for (const [i, [route, endpoint, param]] of routes.entries()) {
+    const o = await orgOnPlan(ctx, `unroutable-${i}`, { name: `unroutable-${i}`, ratePerMinute: bad.length, monthlyQuota: 100 });
+    const noPlan = await orgOnPlan(ctx, `unroutable-no-plan-${i}`, { name: `unroutable-no-plan-${i}`, endpoints: ALL_ENDPOINTS.filter((e) => e !== endpoint) });
+    for (const [j, [segment, says]] of bad.entries()) {
+      const url = route.replace('{}', segment);
+      const what = `${route} with ${segment.slice(0, 20)}`;
+      assertError(await bare(ctx, url, noPlan.headers), 403, 'endpoint_not_available_on_plan');
+      const res = await bare(ctx, url, o.headers);
+      const refused = assertError(res, 400, 'invalid_parameter');
+      assert.equal(refused.param, param, what);
+      assert.match(refused.message, new RegExp(says), what);
+      assert.deepEqual([rateLimit(res).minute.r, rateLimit(res).month?.r], [bad.length - j - 1, 100 - j - 1], `${what}: counted`);
+    }
+    assertError(await bare(ctx, route.replace('{}', bad[0]![0]), o.headers), 429, 'rate_limit_exceeded');
   }
 });

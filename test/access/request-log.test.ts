@@ -48,13 +48,16 @@ describe('request log', () => {
     const ok = await bare(ctx, '/v1/codes?limit=1&system=demo', bearer(live.key));
     const missing = await bare(ctx, '/v1/codes/demo:Z', bearer(t.key));
     const bad = await bare(ctx, '/v1/codes?limit=0', bearer(live.key));
-    assert.deepEqual([ok.statusCode, missing.statusCode, bad.statusCode], [200, 404, 400]);
+    // Logged as sent, though it is routed with its % escaped (unroutable-path.ts).
+    const undecodable = await bare(ctx, '/v1/codes/demo:%FF/changes?limit=1', bearer(live.key));
+    assert.deepEqual([ok.statusCode, missing.statusCode, bad.statusCode, undecodable.statusCode], [200, 404, 400, 400]);
     await ctx.deps.requestLog.flush();
 
     const page = await pageRequestLog(ctx.deps.admin, org, {});
     assert.deepEqual(
       page.entries.map((e) => [e.method, e.path, e.status, e.errorCode, e.keyPrefix, e.requestId]),
       [
+        ['GET', '/v1/codes/demo:%FF/changes?limit=1', 400, 'invalid_parameter', live.info.displayPrefix, undecodable.headers['request-id']],
         ['GET', '/v1/codes?limit=0', 400, 'invalid_parameter', live.info.displayPrefix, bad.headers['request-id']],
         ['GET', '/v1/codes/demo:Z', 404, 'code_not_found', t.info.displayPrefix, missing.headers['request-id']],
         ['GET', '/v1/codes?limit=1&system=demo', 200, null, live.info.displayPrefix, ok.headers['request-id']],

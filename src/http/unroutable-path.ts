@@ -1,0 +1,64 @@
+/**
+ * A /v1 path with a segment that does not decode (`/v1/codes/a:%ZZ`,
+ * `/v1/codes/demo:%FF/changes`) or that is longer than the router takes names
+ * a route with a bad parameter, and is answered as one: after the key, the
+ * route, the plan and the limits, as the order of checks puts parameters
+ * (counted, with its RateLimit fields).
+ *
+ * Fastify's router cannot route such a path at all. So, before routing, each
+ * such segment is made routable (an undecodable one with its `%` escaped, so
+ * its parameter is the segment as sent; an over-long one as `_`) and the
+ * request is marked; the /v1 hooks refuse it once the limits have admitted
+ * it. Every other path, which is all but these, is routed as it is.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+
+/** Fastify's maxParamLength (app.ts): the longest segment its router takes. */
+export const MAX_SEGMENT = 2048;
+
+export const UNDECODABLE_PATH = 'The request path is not valid percent-encoding: send each reserved or non-ASCII byte as %XX.';
+export const SEGMENT_TOO_LONG = 'A path segment is too long.';
+
+const FAULT = Symbol('path fault');
+
+type MarkedMessage = IncomingMessage & { [FAULT]?: string };
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Fastify's rewriteUrl: the URL to route, the same unless a /v1 path cannot be routed as it is (then marked). */
+export function routableUrl(req: IncomingMessage): string {
+  const url = req.url!;
+  if (!url.startsWith('/v1/')) return url;
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (path.length <= MAX_SEGMENT && (!path.includes('%') || decodes(path))) return url;
+  let fault: string | undefined;
+  const routable = path
+    .split('/')
+    .map((segment) => {
+      const escaped = decodes(segment) ? segment : ((fault ??= UNDECODABLE_PATH), segment.replaceAll('%', '%25'));
+      if (escaped.length <= MAX_SEGMENT) return escaped;
+      fault ??= SEGMENT_TOO_LONG;
+      return '_';
+    })
+    .join('/');
+  if (fault === undefined) return url;
+  (req as MarkedMessage)[FAULT] = fault;
+  return query === -1 ? routable : routable + url.slice(query);
+}
+
+/** The 400 of a request whose path could not be routed as it was sent, once admitted; null for every other request. */
+export function pathRefusal(request: FastifyRequest): ApiError | null {
+  const fault = (request.raw as MarkedMessage)[FAULT];
+  if (fault === undefined) return null;
+  return new ApiError('invalid_parameter', fault, { param: 'code_id' in (request.params as object) ? 'code_id' : 'system' });
+}
