@@ -192,7 +192,8 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
       const { principal, countedAt } = request;
       if (!principal) return;
       const at = now();
-      usage.record(principal.keyId, at, outcomeOf(status, countedAt !== undefined));
+      // A counted request is in usage where the limits counted it: its month's report adds up across midnight.
+      usage.record(principal.keyId, countedAt ?? at, outcomeOf(status, countedAt !== undefined));
       deps.requestLog?.record(requestLogEntry(request, principal, status, at, durationMs ?? 0));
       // The service failed a request the limits counted: the month gets it back, the minute keeps it.
       if (status >= 500 && countedAt !== undefined) void limiter.giveBack(principal.org.id, countedAt);
