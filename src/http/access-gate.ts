@@ -27,8 +27,11 @@ export type AccessGateDeps = Pick<Deps, 'store' | 'limiter'> & {
 
 const HOW = 'Send your API key as "Authorization: Bearer <key>" (or "X-API-Key: <key>").';
 
+/** RFC 9110 §11.6.1: a 401 names the scheme that would be accepted (RFC 6750's Bearer; X-API-Key is the alternative). */
+export const CHALLENGE: Readonly<Record<string, string>> = Object.freeze({ 'WWW-Authenticate': 'Bearer realm="codebook"' });
+
 function unauthorized(message: string): ApiError {
-  return new ApiError('invalid_api_key', `${message} ${HOW}`);
+  return new ApiError('invalid_api_key', `${message} ${HOW}`, { headers: CHALLENGE });
 }
 
 /** The one key a request presents, or a 401 for anything ambiguous or malformed. */

@@ -207,6 +207,10 @@ const RATE_LIMIT_HEADERS = {
   RateLimit: header('What remains (IETF RateLimit fields): r requests, t seconds until the window resets.', '"minute";r=596;t=19, "month";r=999996;t=833779'),
 };
 const RETRY_AFTER = header('Seconds to wait before retrying.', '19');
+const CHALLENGE = header(
+  'The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`.',
+  'Bearer realm="codebook"',
+);
 const NO_STORE = header('An error answer is never to be kept by a cache.', 'no-store');
 
 /** What each error status means, for the operations that document it. */
@@ -215,7 +219,10 @@ const ERROR_RESPONSES: Record<number, { description: string; headers: Record<str
     description: 'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`.',
     headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, ...RATE_LIMIT_HEADERS },
   },
-  401: { description: '`invalid_api_key`: no key, or a malformed, unknown or revoked key.', headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE } },
+  401: {
+    description: '`invalid_api_key`: no key, or a malformed, unknown or revoked key.',
+    headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, 'WWW-Authenticate': CHALLENGE },
+  },
   403: {
     description: "`endpoint_not_available_on_plan`: the key's plan does not include this endpoint.",
     headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, ...RATE_LIMIT_HEADERS },

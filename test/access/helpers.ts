@@ -54,6 +54,8 @@ export function assertError(res: LightMyRequestResponse, status: number, code: s
   assert.equal(typeof body.error.message, 'string');
   assert.ok(body.error.message.length > 0);
   assert.equal(body.error.request_id, res.headers['request-id']);
+  // RFC 9110: a 401 says which scheme would be accepted.
+  if (status === 401) assert.equal(res.headers['www-authenticate'], 'Bearer realm="codebook"');
   return body.error;
 }
 

@@ -43,6 +43,7 @@ export function assertJsonError(res: AnyResponse, what: string): ErrorBody {
   );
   assert.ok(Object.hasOwn(ERROR_STATUS, error.code as string), `${what}: code ${String(error.code)} is not in the closed set`);
   assert.equal(res.status, ERROR_STATUS[error.code as ErrorCode], `${what}: ${String(error.code)} answered with ${res.status}`);
+  if (res.status === 401) assert.equal(res.header('www-authenticate'), 'Bearer realm="codebook"', `${what}: WWW-Authenticate`);
   assert.equal(typeof error.message, 'string', what);
   assert.ok((error.message as string).length > 0, `${what}: empty message`);
   if (error.param !== undefined) assert.equal(typeof error.param, 'string', what);

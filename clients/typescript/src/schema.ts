@@ -437,6 +437,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -466,6 +468,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -491,6 +497,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -520,6 +528,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -551,6 +561,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -576,6 +588,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -721,6 +735,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -750,6 +766,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -775,6 +795,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -804,6 +826,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -833,6 +857,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -864,6 +890,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -889,6 +917,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1054,6 +1084,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1083,6 +1115,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1108,6 +1144,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1137,6 +1175,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1168,6 +1208,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1193,6 +1235,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1347,6 +1391,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1376,6 +1422,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1401,6 +1451,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1430,6 +1482,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1461,6 +1515,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1486,6 +1542,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1626,6 +1684,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1655,6 +1715,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1680,6 +1744,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1709,6 +1775,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1738,6 +1806,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1769,6 +1839,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1794,6 +1866,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -1950,6 +2024,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -1979,6 +2055,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2004,6 +2084,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -2033,6 +2115,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -2062,6 +2146,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -2093,6 +2179,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2118,6 +2206,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2324,6 +2414,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -2353,6 +2445,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2378,6 +2474,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -2407,6 +2505,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -2438,6 +2538,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2463,6 +2565,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -2672,6 +2776,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -2701,6 +2807,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2726,6 +2836,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -2755,6 +2867,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -2784,6 +2898,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -2815,6 +2931,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2840,6 +2958,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3019,6 +3139,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3048,6 +3170,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3073,6 +3199,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3102,6 +3230,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3131,6 +3261,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3162,6 +3294,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3187,6 +3321,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3366,6 +3502,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3395,6 +3533,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3420,6 +3562,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3449,6 +3593,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3478,6 +3624,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3509,6 +3657,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3534,6 +3684,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -3726,6 +3878,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3755,6 +3909,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3780,6 +3938,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3809,6 +3969,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3838,6 +4000,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -3869,6 +4033,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3894,6 +4060,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4055,6 +4223,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -4084,6 +4254,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4109,6 +4283,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -4138,6 +4314,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -4167,6 +4345,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -4198,6 +4378,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4223,6 +4405,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
@@ -4366,6 +4550,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -4395,6 +4581,10 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description The scheme to send the key with (RFC 9110 §11.6.1): `Authorization: Bearer <key>`, or `X-API-Key: <key>`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4420,6 +4610,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -4449,6 +4641,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -4478,6 +4672,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -4507,6 +4703,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description The limits of your plan (IETF RateLimit fields): q requests per window, w the window in seconds. No month part on a plan without a monthly limit. */
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
@@ -4538,6 +4736,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4563,6 +4763,8 @@ export interface operations {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
                     "Request-Id"?: string;
+                    /** @description An error answer is never to be kept by a cache. */
+                    "Cache-Control"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: string;
                     [name: string]: unknown;
