@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import { outcomeOf, type EndpointName, type KeyMode, type Plan, type Principal } from '../domain/access.ts';
+import { DEFAULT_PLANS, outcomeOf, type EndpointName, type KeyMode, type Plan, type Principal } from '../domain/access.ts';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import type { AccessCheck, LimitDecision } from '../domain/limits.ts';
@@ -24,6 +24,8 @@ export type AccessGateDeps = Pick<Deps, 'store' | 'limiter'> & {
   now: () => number;
   requestLog?: RequestLogRecorder;
 };
+
+const STANDARD_PLANS = new Set(DEFAULT_PLANS.map((p) => p.name));
 
 const HOW = 'Send your API key as "Authorization: Bearer <key>" (or "X-API-Key: <key>").';
 
@@ -161,10 +163,11 @@ export function createAccessGate(deps: AccessGateDeps): Gatekeeper {
           if (principal.mode === 'test' && !plan.testKeysAllowed && plan.endpoints.includes(endpoint)) {
             throw new ApiError('endpoint_not_available_on_plan', `The ${plan.name} plan does not allow test keys; use a live key.`);
           }
-          const including = (await store.access.listPlans()).filter((x) => x.endpoints.includes(endpoint)).map((x) => x.name);
+          // Only the standard plans are named: a plan an operator made may be one customer's own business.
+          const including = (await store.access.listPlans()).filter((x) => STANDARD_PLANS.has(x.name) && x.endpoints.includes(endpoint)).map((x) => x.name);
           throw new ApiError(
             'endpoint_not_available_on_plan',
-            `This endpoint (${endpoint}) is not part of the ${plan.name} plan. Plans that include it: ${including.join(', ') || 'none'}.`,
+            `This endpoint (${endpoint}) is not part of the ${plan.name} plan.${including.length > 0 ? ` Plans that include it: ${including.join(', ')}.` : ''}`,
           );
         }
         const at = now();
