@@ -3,11 +3,12 @@
  * configuration names. HTTP, CLI and tests all get their services from here.
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from './config.ts';
 import { DEFAULT_PLANS } from './domain/access.ts';
 import { createCursorCodec, type CursorCodec } from './http/cursor.ts';
 import { Metrics } from './http/metrics.ts';
-import type { Limiter } from './limiter/limiter.ts';
+import { REDIS_TICK_MS, type Limiter } from './limiter/limiter.ts';
 import { MemoryLimiter } from './limiter/memory-limiter.ts';
 import { ObservedLimiter } from './limiter/observed-limiter.ts';
 import type { RedisLimiter } from './limiter/redis-limiter.ts';
@@ -65,6 +66,9 @@ export async function openStore(config: Config, onIdleError?: (error: Error) => 
   return PostgresStore.open({ url, max: poolSize, connectTimeoutMs, statementTimeoutMs, onIdleError });
 }
 
+/** A writer without Redis waits this long for instances with Redis to read its change: one tick and half of one more. */
+const REDIS_INSTANCES_WAIT_MS = REDIS_TICK_MS * 1.5;
+
 function stderrWarning(message: string, error?: unknown): void {
   process.stderr.write(`codebook: warning: ${message}${error instanceof Error ? ` (${error.message})` : ''}\n`);
 }
@@ -113,17 +117,33 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     const usage = new UsageRecorder(store.usage, { onFlushError });
     // A writer returns only once every running instance will see its change on its next request:
     // scaled out, Redis is told (the access epoch); on SQLite, a freshness window has passed.
+    // Instances that share their limits through Redis and cannot be told of a change through it read the change from
+    // PostgreSQL on their next tick: a writer that could not tell them waits that out (with room for the tick itself).
+    const waitOutTick = async (why: string) => {
+      warn(`${why}: waiting ${REDIS_INSTANCES_WAIT_MS} ms for the running instances to read the change from PostgreSQL`);
+      await sleep(REDIS_INSTANCES_WAIT_MS);
+    };
     const tellRedis = shared
       ? async () => {
-          if (!(await shared.accessChanged()))
-            warn('Redis could not be told of this change: running instances apply it within a second, once they read it from the database');
+          if (!(await shared.accessChanged())) await waitOutTick('Redis could not be told of this change');
         }
       : null;
+    const waitForRedisInstances =
+      shared === null && store.serversSharingLimits
+        ? async () => {
+            if (await store.serversSharingLimits!())
+              await waitOutTick('servers sharing their limits through Redis run on this database and this process was not given REDIS_URL (set it as they do)');
+          }
+        : null;
     const afterChange = async () => {
       await store.settleWrites();
-      await tellRedis?.();
+      await (tellRedis ?? waitForRedisInstances)?.();
     };
     if (tellRedis) store.onImportCommitted(() => tellRedis().catch((error: unknown) => warn('Redis could not be told of an import', error)));
+    else if (waitForRedisInstances)
+      store.onImportCommitted(() =>
+        waitForRedisInstances().catch((error: unknown) => warn('could not tell whether servers with Redis run on this database', error)),
+      );
     // Records and pages are cached under the version that vouches for key lookups: the store's on SQLite,
     // the access epoch seen through Redis when scaled out (an import moves it), none on PostgreSQL alone.
     const readVersion = store.kind === 'postgres' ? () => (shared ? shared.accessVersion() : Number.NaN) : () => store.externalWriteVersion();

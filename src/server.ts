@@ -4,14 +4,15 @@
  * SIGTERM/SIGINT that drains in-flight requests and closes the database.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { ConfigError, loadConfig, refuseInMemoryDatabase } from './config.ts';
+import { ConfigError, loadConfig, refuseInMemoryDatabase, type Config } from './config.ts';
 import { InvalidRequest, StoreUnavailableError } from './errors.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { buildApp } from './http/app.ts';
 import { loadDemo } from './services/demo.ts';
 import { ImportRejected } from './services/import/importer.ts';
 import { demoKeyBanner, ensureDemoAccess } from './services/demo-access.ts';
-import { lockServer, ServerAlreadyRunning } from './store/sqlite/server-lock.ts';
+import { ServerAlreadyRunning, type ServerLock } from './store/server-lock.ts';
+import { lockServer } from './store/sqlite/server-lock.ts';
 
 async function start(): Promise<void> {
   const config = loadConfig();
@@ -19,13 +20,15 @@ async function start(): Promise<void> {
     config,
     "cannot be served: every import (the demo data's, `codebook import`'s) writes through a connection of its own, which would see another, empty database",
   );
-  // Before anything touches the file: a second server on it must not start at all.
-  const lock = config.database.kind === 'sqlite' ? lockServer(config.database.path) : null;
   // Until the app's logger exists (Redis may be found missing while connecting), warnings go to stderr.
   let log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void } = {
     error: (_obj, msg) => process.stderr.write(`codebook: ${msg}\n`),
     warn: (_obj, msg) => process.stderr.write(`codebook: warning: ${msg}\n`),
   };
+  // Before anything touches the database: a second server that would count the limits alone must not start at all.
+  const lock = await lockDatabase(config, (err) =>
+    log.warn({ err }, 'the connection holding the server lock broke: serving on, but another server without REDIS_URL could now start beside this one'),
+  );
   const deps = await createDeps(config, {
     onFlushError: (err) => log.error({ err }, 'could not write usage counts; will retry'),
     onWarning: (msg, err) => log.warn({ err }, msg),
@@ -54,7 +57,7 @@ async function start(): Promise<void> {
     try {
       await app.close();
       await deps.close();
-      lock?.release();
+      await lock.release();
       app.log.info('stopped');
     } finally {
       clearTimeout(force);
@@ -65,6 +68,15 @@ async function start(): Promise<void> {
 
   const address = await app.listen({ port: config.port, host: config.host });
   if (demoKey) process.stdout.write(`${demoKeyBanner(demoKey, address)}\n`);
+}
+
+/** The server lock of the configured database (store/server-lock.ts). */
+async function lockDatabase(config: Config, onLost: (error: Error) => void): Promise<ServerLock> {
+  if (config.database.kind === 'sqlite') return lockServer(config.database.path);
+  // Loaded only when configured: the embedded default never pays for pg.
+  const { lockPostgresServer } = await import('./store/postgres/server-lock.ts');
+  const { url, connectTimeoutMs } = config.database;
+  return lockPostgresServer({ url, connectTimeoutMs }, config.redis !== null, onLost);
 }
 
 /**

@@ -8,6 +8,13 @@ import type { AccessCheck, LimitDecision } from '../domain/limits.ts';
 
 export type { AccessCheck, LimitDecision, WindowState } from '../domain/limits.ts';
 
+/**
+ * How often each instance with Redis mirrors its counts to PostgreSQL and reads
+ * the access version there: a change made by a process without Redis reaches
+ * the instances within one tick (and the time the tick takes).
+ */
+export const REDIS_TICK_MS = 1_000;
+
 export interface Limiter {
   /** Checks both limits and, when both admit, counts the request against both. */
   consume(orgId: string, plan: Plan, nowMs: number, access?: AccessCheck): Promise<LimitDecision>;

@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import type { Plan } from '../domain/access.ts';
 import type { CounterRow, CounterStore } from '../store/access-store.ts';
 import { FallbackLimiter, type Admitted } from './fallback-limiter.ts';
-import type { AccessCheck, LimitDecision, Limiter } from './limiter.ts';
+import { REDIS_TICK_MS, type AccessCheck, type LimitDecision, type Limiter } from './limiter.ts';
 import { decisionFrom, defineScripts, staleDecision, type ScriptCommands } from './redis-scripts.ts';
 import { givenBackWindow, windowsAt, type Windows } from '../domain/windows.ts';
 
@@ -91,7 +91,7 @@ export class RedisLimiter implements Limiter {
     this.redis.on('error', (error) => this.markDown(error));
     this.redis.on('close', () => this.markDown(new Error('connection to Redis closed')));
     this.redis.on('ready', () => void this.recover().catch((error: unknown) => this.o.onWarning?.('could not resume on Redis', error)));
-    this.timer = setInterval(() => void this.tick().catch((error: unknown) => this.o.onFlushError?.(error)), options.tickMs ?? 1_000);
+    this.timer = setInterval(() => void this.tick().catch((error: unknown) => this.o.onFlushError?.(error)), options.tickMs ?? REDIS_TICK_MS);
     this.timer.unref();
   }
 

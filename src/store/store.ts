@@ -151,6 +151,14 @@ export interface Store {
   settleWrites(): Promise<void>;
 
   /**
+   * PostgreSQL: whether servers that share their limits through Redis are
+   * running on this database (they hold the server lock shared). A process
+   * without Redis cannot tell them of its changes; they read them from the
+   * database on their next tick. SQLite has no such servers.
+   */
+  serversSharingLimits?(): Promise<boolean>;
+
+  /**
    * Called after every import commits, before withImport returns (the
    * composition root tells the other instances through Redis). A listener
    * must not throw: the import has committed.

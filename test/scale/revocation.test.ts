@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createKey, revokeKey, setPlan } from '../../src/services/access/admin.ts';
 import { runCodebook } from '../helpers/cli.ts';
 import { createCluster, type Cluster, type Instance } from '../helpers/cluster.ts';
-import { skipUnlessBoth } from '../helpers/services.ts';
+import { REDIS_URL, skipUnlessBoth } from '../helpers/services.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
 
 const skip = await skipUnlessBoth();
 
@@ -90,5 +91,33 @@ describe('revocation and access changes across instances', { skip }, () => {
     await warm([a, b], first);
     const { key } = await createKey(a.deps.admin, org, 'live', 'second');
     assert.deepEqual(await statuses([b, a], key), [200, 200]);
+  });
+
+  test('revoked through an instance that cannot reach Redis: it returns once the others will refuse the key', async () => {
+    // c reaches the shared Redis through a proxy the test cuts; a and b reach it directly.
+    const where = new URL(REDIS_URL);
+    const proxy = new TcpProxy(where.hostname, Number(where.port || 6379));
+    await proxy.start();
+    const via = new URL(REDIS_URL);
+    via.hostname = '127.0.0.1';
+    via.port = String(proxy.port);
+    const c = await cluster.instance({ redisUrl: via.toString() });
+    try {
+      const { key, keyId } = await cluster.customer('cut-off', { ratePerMinute: 1_000, monthlyQuota: null });
+      await warm([a, b, c], key);
+      await proxy.cut();
+      // c finds Redis gone on its next use of it.
+      for (let i = 0; i < 3; i++) await c.get('/v1/codes?limit=1', key);
+      await revokeKey(c.deps.admin, keyId);
+      assert.deepEqual(await statuses([a, b, c], key), [401, 401, 401], 'refused by the next request to every instance');
+      assert.ok(
+        c.warnings.some((w) => /Redis could not be told of this change: waiting 1500 ms/.test(w)),
+        c.warnings.join('\n'),
+      );
+    } finally {
+      await proxy.restore();
+      await c.stop();
+      await proxy.close();
+    }
   });
 });

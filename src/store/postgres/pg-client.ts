@@ -29,7 +29,7 @@ export const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 const DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
 const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 
-function connectionConfig(o: PoolOptions): pg.ClientConfig {
+export function connectionConfig(o: PoolOptions): pg.ClientConfig {
   if (o.schema !== undefined && !SCHEMA_PATTERN.test(o.schema)) throw new Error(`invalid schema name "${o.schema}"`);
   return {
     connectionString: o.url,

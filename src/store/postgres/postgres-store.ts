@@ -7,6 +7,7 @@
  * is back.
  */
 import type pg from 'pg';
+import { serversSharingLimits } from './server-lock.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store } from '../store.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { PostgresAccessStore } from './access-store.ts';
@@ -111,6 +112,10 @@ export class PostgresStore implements Store {
 
   onImportCommitted(listener: () => Promise<void>): void {
     this.importListeners.push(listener);
+  }
+
+  serversSharingLimits(): Promise<boolean> {
+    return serversSharingLimits(this.pool);
   }
 
   async pageCodes(q: CodePageQuery): Promise<RawPage<string, CodeRecord>> {

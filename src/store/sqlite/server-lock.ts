@@ -12,23 +12,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { ServerAlreadyRunning, type ServerLock } from '../server-lock.ts';
 import { isBusy } from './busy.ts';
-
-export class ServerAlreadyRunning extends Error {
-  override name = 'ServerAlreadyRunning';
-}
-
-export interface ServerLock {
-  readonly path: string;
-  release(): void;
-}
 
 export function serverLockPath(databasePath: string): string {
   return `${databasePath}.server-lock`;
 }
 
 /** Takes the lock at once or throws ServerAlreadyRunning, whose message says why and what to do. */
-export function lockServer(databasePath: string): ServerLock {
+export function lockServer(databasePath: string): ServerLock & { readonly path: string } {
   const path = serverLockPath(databasePath);
   mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path);
