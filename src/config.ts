@@ -169,8 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^\d+$/.test(portText) || port > 65535) {
     throw new ConfigError(`PORT: expected an integer from 0 to 65535, got "${portText}"`);
   }
-  const host = env.HOST ?? DEFAULTS.HOST;
-  if (host.trim() === '') throw new ConfigError('HOST: must not be empty');
+  const host = parseHost(env.HOST ?? DEFAULTS.HOST);
   const logLevel = (env.LOG_LEVEL ?? DEFAULTS.LOG_LEVEL) as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
@@ -184,6 +183,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const url = new URL(publicUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
   } catch {
+    // Unset, PUBLIC_URL is derived from HOST, which is what failed (an IPv6 address with a zone, fe80::1%eth0, has no URL form).
+    if (env.PUBLIC_URL === undefined) {
+      throw new ConfigError(
+        `HOST: "${host}" cannot be written in a URL, and PUBLIC_URL (unset) defaults to http://HOST:PORT; set PUBLIC_URL to the address users reach`,
+      );
+    }
     throw new ConfigError(`PUBLIC_URL: expected an http:// or https:// URL, got "${env.PUBLIC_URL}"`);
   }
   const database = Object.freeze(parseDatabaseUrl(env.DATABASE_URL ?? DEFAULTS.DATABASE_URL, process.cwd(), parsePostgresOptions(env)));
@@ -208,6 +213,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   });
+}
+
+/**
+ * HOST: an IPv4 or IPv6 address, or a host name (labels of letters, digits,
+ * - and _; the last one not all digits, as 256.1.1.1 is a bad address, not a
+ * name). Whether a name resolves, or an address is this machine's, only
+ * listening finds out (src/server.ts).
+ */
+function parseHost(text: string): string {
+  if (text.trim() === '') throw new ConfigError('HOST: must not be empty');
+  if (isIP(text) !== 0) return text;
+  const labels = text.replace(/\.$/, '').split('.');
+  const isName =
+    text.length <= 253 && labels.every((label) => /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/.test(label)) && !/^\d+$/.test(labels.at(-1)!);
+  if (!isName) {
+    throw new ConfigError(`HOST: expected an IP address to listen on (127.0.0.1, 0.0.0.0 for every address, ::) or a host name, got "${text}"`);
+  }
+  return text;
 }
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -81,7 +81,9 @@ test('TRUST_PROXY names proxies by address, CIDR range or range name; anything e
 
 /** Starts the server with these settings and waits for it to stop; its exit code and what it wrote to stderr. */
 async function refusedStart(settings: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'HOST', 'PUBLIC_URL', 'REDIS_URL', 'REDIS_PREFIX']) delete env[name];
+  const child = spawn(process.execPath, [MAIN], { env: { ...env, PORT: '0', ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -99,6 +101,38 @@ test('the server stops at start-up with one line naming the bad setting', async 
     code: 1,
     stderr: 'codebook: REDIS_URL: must start with redis:// or rediss:// (the scheme given is "localhost:")\n',
   });
+});
+
+test('HOST is an IP address or a host name; anything else is refused with the name HOST and its value', () => {
+  for (const host of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'api.example.com', 'my_service', 'db-1.internal.']) {
+    assert.equal(loadConfig({ HOST: host }).host, host);
+  }
+  assert.equal(loadConfig({ HOST: '::1' }).publicUrl, 'http://[::1]:8080');
+  for (const host of ['a b', '256.1.1.1', '1.2.3', '[::1]', 'a..b', '-x', 'x-', 'http://host']) {
+    assert.throws(
+      () => loadConfig({ HOST: host }),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        e.message === `HOST: expected an IP address to listen on (127.0.0.1, 0.0.0.0 for every address, ::) or a host name, got "${host}"`,
+      host,
+    );
+  }
+  assert.throws(
+    () => loadConfig({ HOST: 'fe80::1%eth0' }),
+    (e: unknown) => e instanceof ConfigError && /^HOST: "fe80::1%eth0" cannot be written in a URL, .* set PUBLIC_URL/.test(e.message),
+    'an address with a zone is one to listen on, but the default PUBLIC_URL cannot hold it',
+  );
+  assert.equal(loadConfig({ HOST: 'fe80::1%eth0', PUBLIC_URL: 'https://codes.example.com' }).host, 'fe80::1%eth0');
+});
+
+test('a bad HOST stops the server with one line naming HOST, not the PUBLIC_URL derived from it', async () => {
+  const expected = (host: string) => ({
+    code: 1,
+    stderr: `codebook: HOST: expected an IP address to listen on (127.0.0.1, 0.0.0.0 for every address, ::) or a host name, got "${host}"\n`,
+  });
+  const [spaced, outOfRange] = await Promise.all([refusedStart({ HOST: 'a b' }), refusedStart({ HOST: '256.1.1.1' })]);
+  assert.deepEqual(spaced, expected('a b'));
+  assert.deepEqual(outOfRange, expected('256.1.1.1'));
 });
 
 test('a server on sqlite::memory: is refused at start with a line that says why, not a stack trace', async () => {
