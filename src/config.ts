@@ -98,6 +98,10 @@ export function refuseInMemoryDatabase(config: Config, use: string): void {
 }
 
 export function parseRedis(url: string | undefined, prefix: string = DEFAULTS.REDIS_PREFIX): RedisConfig | null {
+  // Checked with or without REDIS_URL: a bad prefix is a mistake now, not at the day Redis is added.
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(prefix)) {
+    throw new ConfigError(`REDIS_PREFIX: 1–64 characters of letters, digits and : _ . -, got "${prefix}"`);
+  }
   if (url === undefined || url === '') return null;
   let parsed: URL;
   try {
@@ -111,9 +115,6 @@ export function parseRedis(url: string | undefined, prefix: string = DEFAULTS.RE
   if (parsed.hostname === '') throw new ConfigError('REDIS_URL: needs a host, e.g. redis://127.0.0.1:6379');
   const db = parsed.pathname.replace(/^\//, '');
   if (db !== '' && !/^\d{1,2}$/.test(db)) throw new ConfigError(`REDIS_URL: the path must be a database number (/0–/99), got "/${db}"`);
-  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(prefix)) {
-    throw new ConfigError(`REDIS_PREFIX: 1–64 characters of letters, digits and : _ . -, got "${prefix}"`);
-  }
   return { url, prefix };
 }
 

@@ -5,10 +5,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createDeps } from '../../src/deps.ts';
+import { tempDir } from '../helpers/context.ts';
 import { ADMIN_URL, createTestDatabase } from '../helpers/postgres.ts';
 import { deleteUnder, redisClient, runPrefix } from '../helpers/redis.ts';
 import { REDIS_URL, skipUnlessBoth, skipUnlessPostgres } from '../helpers/services.ts';
@@ -21,6 +24,8 @@ test('bad scale-out settings are refused with the name of the setting', () => {
     [{ REDIS_URL: 'http://127.0.0.1:6379' }, /^REDIS_URL: must start with redis:\/\//],
     [{ REDIS_URL: 'redis://127.0.0.1:6379/abc' }, /^REDIS_URL: the path must be a database number/],
     [{ REDIS_URL: 'redis://127.0.0.1', REDIS_PREFIX: 'has space' }, /^REDIS_PREFIX: /],
+    [{ REDIS_PREFIX: 'has space' }, /^REDIS_PREFIX: 1–64 characters of letters, digits and : _ \. -, got "has space"$/],
+    [{ REDIS_PREFIX: '' }, /^REDIS_PREFIX: /],
     [{ DATABASE_POOL_SIZE: '0' }, /^DATABASE_POOL_SIZE: expected an integer from 1 to 1000/],
     [{ DATABASE_POOL_SIZE: 'many' }, /^DATABASE_POOL_SIZE: /],
     [{ DATABASE_CONNECT_TIMEOUT_MS: '0' }, /^DATABASE_CONNECT_TIMEOUT_MS: expected an integer from 100 to 600000, got "0"/],
@@ -133,6 +138,19 @@ test('a bad HOST stops the server with one line naming HOST, not the PUBLIC_URL 
   const [spaced, outOfRange] = await Promise.all([refusedStart({ HOST: 'a b' }), refusedStart({ HOST: '256.1.1.1' })]);
   assert.deepEqual(spaced, expected('a b'));
   assert.deepEqual(outOfRange, expected('256.1.1.1'));
+});
+
+test('a bad REDIS_PREFIX stops the server with one line even without REDIS_URL', async () => {
+  const dir = tempDir();
+  try {
+    // On a database of its own: a server that took the prefix would start there.
+    assert.deepEqual(await refusedStart({ REDIS_PREFIX: 'bad prefix', DATABASE_URL: `sqlite:${join(dir, 'x.db')}`, DEMO_DATA: '0' }), {
+      code: 1,
+      stderr: 'codebook: REDIS_PREFIX: 1–64 characters of letters, digits and : _ . -, got "bad prefix"\n',
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a server on sqlite::memory: is refused at start with a line that says why, not a stack trace', async () => {
