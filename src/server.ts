@@ -66,7 +66,12 @@ async function start(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
-  const address = await app.listen({ port: config.port, host: config.host });
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    throw listenFailure(error, config.host, config.port) ?? error;
+  }
   if (demoKey) process.stdout.write(`${demoKeyBanner(demoKey, address)}\n`);
 }
 
@@ -77,6 +82,35 @@ async function lockDatabase(config: Config, onLost: (error: Error) => void): Pro
   const { lockPostgresServer } = await import('./store/postgres/server-lock.ts');
   const { url, connectTimeoutMs } = config.database;
   return lockPostgresServer({ url, connectTimeoutMs }, config.redis !== null, onLost);
+}
+
+/** The server cannot listen where HOST and PORT say; its message is one line naming the setting to change. */
+class ListenError extends Error {
+  override name = 'ListenError';
+}
+
+/**
+ * Why listening on HOST:PORT failed, in the operator's terms: the address of
+ * the failure, the cause and the setting. Null for an error that is not the
+ * system's (no errno code): a bug, shown with its stack.
+ */
+function listenFailure(error: unknown, host: string, port: number): ListenError | null {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('E')) return null;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const reasons: Record<string, string> = {
+    EADDRINUSE: 'the port is already in use (PORT)',
+    EADDRNOTAVAIL: 'this machine has no such address (HOST)',
+    ENOTFOUND: 'the host name does not resolve to an address (HOST)',
+    EAI_AGAIN: 'the host name could not be looked up: name resolution failed for now (HOST)',
+    EACCES: port < 1024 ? 'a port below 1024 needs privileges this process does not have (PORT)' : 'permission denied (HOST, PORT)',
+    EINVAL:
+      /^fe80:/i.test(host) && !host.includes('%')
+        ? 'a link-local IPv6 address needs its interface, e.g. fe80::1%eth0 (HOST)'
+        : 'the system refuses this address (HOST)',
+    EAFNOSUPPORT: 'this machine does not support this kind of address (HOST)',
+  };
+  return new ListenError(`cannot listen on ${where}: ${reasons[code] ?? `${(error as Error).message} (HOST, PORT)`}`, { cause: error });
 }
 
 /**
@@ -106,7 +140,7 @@ async function loadDemoData(deps: Deps, log: FastifyBaseLogger): Promise<string 
 }
 
 start().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof ServerAlreadyRunning) {
+  if (error instanceof ConfigError || error instanceof ServerAlreadyRunning || error instanceof ListenError) {
     process.stderr.write(`codebook: ${error.message}\n`);
   } else if (error instanceof StoreUnavailableError) {
     // The database is down, or its name, role or password in DATABASE_URL is wrong: the operator's to fix, not a bug.

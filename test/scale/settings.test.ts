@@ -1,10 +1,12 @@
 /**
  * The scale-out settings: DATABASE_URL and REDIS_URL select the backends, and
- * a bad value stops the server at start-up with a one-line reason.
+ * a bad value stops the server at start-up with a one-line reason, as does a
+ * bad HOST, or a HOST and PORT the server cannot listen on.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,6 +151,34 @@ test('a bad REDIS_PREFIX stops the server with one line even without REDIS_URL',
       stderr: 'codebook: REDIS_PREFIX: 1–64 characters of letters, digits and : _ . -, got "bad prefix"\n',
     });
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a server that cannot listen where HOST and PORT say stops with one line naming the cause and the setting, not a stack trace', async () => {
+  const dir = tempDir();
+  const taken = createServer();
+  try {
+    taken.listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const port = (taken.address() as AddressInfo).port;
+    const on = (name: string) => ({ DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`, DEMO_DATA: '0' });
+    // The port of the failing addresses is never bound: the address fails first.
+    const [unknownName, notHere, inUse] = await Promise.all([
+      refusedStart({ ...on('name'), HOST: 'nonexistent.invalid', PORT: '8080' }),
+      refusedStart({ ...on('address'), HOST: '192.0.2.1', PORT: '8080' }),
+      refusedStart({ ...on('port'), HOST: '127.0.0.1', PORT: String(port) }),
+    ]);
+    assert.equal(unknownName.code, 1);
+    // Without a DNS server to ask, the lookup fails for now (EAI_AGAIN) instead of finding no such name.
+    assert.match(
+      unknownName.stderr,
+      /^codebook: cannot listen on nonexistent\.invalid:8080: the host name (does not resolve to an address|could not be looked up: name resolution failed for now) \(HOST\)\n$/,
+    );
+    assert.deepEqual(notHere, { code: 1, stderr: 'codebook: cannot listen on 192.0.2.1:8080: this machine has no such address (HOST)\n' });
+    assert.deepEqual(inUse, { code: 1, stderr: `codebook: cannot listen on 127.0.0.1:${port}: the port is already in use (PORT)\n` });
+  } finally {
+    taken.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
