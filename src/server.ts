@@ -1,7 +1,8 @@
 /**
  * The server: config → deps → app → listen, with the demo data loaded
- * into an empty database when the settings ask for it, and a graceful stop on
- * SIGTERM/SIGINT that drains in-flight requests and closes the database.
+ * into an empty database when the settings ask for it (its codes before the
+ * server listens, its key after), and a graceful stop on SIGTERM/SIGINT that
+ * drains in-flight requests and closes the database.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig, refuseInMemoryDatabase, type Config } from './config.ts';
@@ -37,7 +38,8 @@ async function start(): Promise<void> {
   const app = await buildApp(deps, { logger: { level: config.logLevel } });
   log = app.log;
 
-  const demoKey = config.demoData ? await loadDemoData(deps, app.log) : null;
+  // The demo codes before the server listens, so that it never serves half of them.
+  if (config.demoData) await loadDemoCodes(deps, app.log);
   if (!config.demoData && !(await deps.store.hasCodes())) {
     app.log.info(
       'the database holds no codes and demo data is off (DEMO_DATA=1 loads it): load codes with `codebook import`, create an organisation with `codebook orgs create`',
@@ -72,6 +74,8 @@ async function start(): Promise<void> {
   } catch (error) {
     throw listenFailure(error, config.host, config.port) ?? error;
   }
+  // The demo key once the server listens: it is shown only once, so a start that cannot listen must not make one.
+  const demoKey = config.demoData ? await demoAccess(deps, app.log) : null;
   if (demoKey) process.stdout.write(`${demoKeyBanner(demoKey, address)}\n`);
 }
 
@@ -113,11 +117,8 @@ function listenFailure(error: unknown, host: string, port: number): ListenError 
   return new ListenError(`cannot listen on ${where}: ${reasons[code] ?? `${(error as Error).message} (HOST, PORT)`}`, { cause: error });
 }
 
-/**
- * The demo data set into an empty database, and the demo organisation with
- * a live key when there is none; returns that key, to be shown once.
- */
-async function loadDemoData(deps: Deps, log: FastifyBaseLogger): Promise<string | null> {
+/** The demo data set into an empty database. */
+async function loadDemoCodes(deps: Deps, log: FastifyBaseLogger): Promise<void> {
   try {
     if (!(await deps.store.hasCodes())) {
       log.info('empty database: loading the demo data set');
@@ -130,6 +131,10 @@ async function loadDemoData(deps: Deps, log: FastifyBaseLogger): Promise<string 
     if (!(error instanceof ImportRejected)) throw error;
     log.warn({ err: error }, 'demo data set not loaded here: another instance is loading it');
   }
+}
+
+/** The demo organisation with a live key when there is no organisation; returns that key, to be shown once. */
+async function demoAccess(deps: Deps, log: FastifyBaseLogger): Promise<string | null> {
   try {
     return await ensureDemoAccess(deps.admin);
   } catch (error) {

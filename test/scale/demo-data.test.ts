@@ -6,7 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
@@ -77,6 +79,28 @@ async function startServer(settings: Record<string, string>, expectDemoKey: bool
   };
 }
 
+/** `node src/main.js` with these settings, expected to stop by itself: its exit code and output. */
+async function refusedServer(settings: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'DEMO_DATA']) delete env[name];
+  const child = spawn(process.execPath, ['src/main.js'], {
+    cwd: ROOT,
+    env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  try {
+    const [code] = (await once(child, 'exit')) as [number | null];
+    return { code, stdout, stderr };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function contents(store: Store): Promise<{ codes: number; orgs: string[] }> {
   return { codes: await store.countCodes(), orgs: (await store.access.listOrgs()).map((o) => o.slug) };
 }
@@ -95,6 +119,36 @@ test('SQLite with DEMO_DATA=0: an empty database stays empty, and the log says h
       await store.close();
     }
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('SQLite: a start that cannot listen makes no demo key, so the next start that listens shows one', async () => {
+  const dir = tempDir();
+  const taken = createServer();
+  try {
+    taken.listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const port = (taken.address() as AddressInfo).port;
+    const settings = { DATABASE_URL: `sqlite:${join(dir, 'x.db')}` };
+    const refused = await refusedServer({ ...settings, PORT: String(port) });
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stderr, `codebook: cannot listen on 127.0.0.1:${port}: the port is already in use (PORT)\n`);
+    assert.doesNotMatch(refused.stdout, /svc_live_/);
+    const store = new SqliteStore({ path: join(dir, 'x.db') });
+    try {
+      const after = await contents(store);
+      assert.deepEqual(after.orgs, [], 'no demo organisation, hence no key nobody was shown');
+      assert.ok(after.codes > 100, `${after.codes} demo codes, loaded before listening`);
+    } finally {
+      await store.close();
+    }
+
+    const next = await startServer(settings, true);
+    await next.stop();
+    assert.match(next.stdout, /A demo organisation "demo" \(plan: pro\) was created with this API key/);
+  } finally {
+    taken.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
