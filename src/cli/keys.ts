@@ -1,4 +1,4 @@
-/** `codebook keys create|revoke|list`. */
+/** `codebook keys create|roll|revoke|list`. */
 import type { ApiKeyInfo, Organisation } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';

@@ -27,7 +27,7 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   systems: { run: systemsCommand, summary: 'list code systems and their releases, show one, set its name, publisher, URL, license' },
   plans: { run: plansCommand, summary: 'set or list plans (endpoints, rate per minute, monthly allowance)' },
   orgs: { run: orgsCommand, summary: 'create organisations, change their plan, list them' },
-  keys: { run: keysCommand, summary: 'create (shown once), revoke or list the API keys of an organisation' },
+  keys: { run: keysCommand, summary: 'create or roll (the new key shown once), revoke or list the API keys of an organisation' },
   users: { run: usersCommand, summary: 'dashboard users: create (prints a one-time link), link, list, disable' },
   usage: { run: usageCommand, summary: "an organisation's usage in a month, by key, day and outcome" },
   backup: { run: backupCommand, summary: 'copy the SQLite database to a new file, safely while the server runs' },

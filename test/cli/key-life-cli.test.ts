@@ -75,3 +75,13 @@ test('keys roll: the successor works at once; with --grace now the old key is re
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /keeps working until .*, then is refused/);
 });
+
+test('codebook --help names every action of codebook keys, roll among them', async () => {
+  const top = await runCli(db, ['--help']);
+  assert.equal(top.code, 0, top.stderr);
+  const summary = /^ {2}keys +(.+)$/m.exec(top.stdout)?.[1] ?? '';
+  const keys = await runCli(db, ['keys', '--help']);
+  const actions = [...keys.stdout.matchAll(/codebook keys ([a-z-]+)/g)].map((m) => m[1]!);
+  assert.deepEqual(actions, ['create', 'roll', 'revoke', 'list']);
+  for (const action of actions) assert.match(summary, new RegExp(`\\b${action}\\b`), `codebook --help, keys: ${summary}`);
+});
