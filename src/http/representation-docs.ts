@@ -1,7 +1,9 @@
 /**
  * The OpenAPI side of conditional requests and compression, derived from the
  * route table: every /v1 GET operation that answers 200 documents the ETag,
- * Cache-Control, Vary and Content-Encoding headers, and a 304 with no body.
+ * Cache-Control, Vary and Content-Encoding headers, and a 304 with no body; a
+ * POST's 200 (the batch), compressed the same way but with no tag, documents
+ * Vary and Content-Encoding.
  */
 import type { RouteOptions } from 'fastify';
 
@@ -25,13 +27,19 @@ const REQUEST_ID = { type: 'string', description: 'Identifies the request.', exa
 
 type Schema = Record<string, unknown>;
 
-/** onRoute hook: adds the conditional-request documentation to a GET route with a 200 answer. */
-export function conditionalDocs(route: RouteOptions): void {
+/** onRoute hook: adds the headers of conditional requests and compression to the documentation of a route with a 200 answer. */
+export function representationDocs(route: RouteOptions): void {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const response = (route.schema as { response?: Record<string, Schema> } | undefined)?.response;
   const ok = response?.[200];
-  if (!methods.includes('GET') || ok === undefined || response === undefined) return;
+  if (ok === undefined || response === undefined) return;
   const okHeaders = (ok.headers ?? {}) as Record<string, Schema>;
+  if (methods.includes('POST')) {
+    // Compressed like a GET's answer (representations.ts), with no tag and so no 304.
+    route.schema = { ...route.schema, response: { ...response, 200: { ...ok, headers: { ...okHeaders, Vary: VARY, 'Content-Encoding': CONTENT_ENCODING } } } };
+    return;
+  }
+  if (!methods.includes('GET')) return;
   const { 'RateLimit-Policy': policy, RateLimit: rateLimit } = okHeaders;
   route.schema = {
     ...route.schema,

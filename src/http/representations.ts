@@ -11,7 +11,7 @@ import { chooseCoding, type ContentCoding } from './accept-encoding.ts';
 import type { CompressedCache } from './compressed-cache.ts';
 import { entityTag, noneMatchFails, weakened } from './entity-tags.ts';
 import { utf8View } from './utf8-scratch.ts';
-import { conditionalDocs } from './representation-docs.ts';
+import { representationDocs } from './representation-docs.ts';
 
 /**
  * Bodies shorter than this (characters of JSON text: bytes, for ASCII) are sent
@@ -53,9 +53,12 @@ export interface RepresentationOptions {
   cache: CompressedCache;
 }
 
-/** Registers the documentation (every GET with a 200 documents ETag and 304) and the onSend step in a /v1 scope. */
+/**
+ * Registers the documentation (every GET with a 200 documents ETag, compression and 304; a POST's 200, compression)
+ * and the onSend step in a /v1 scope.
+ */
 export function registerRepresentations(app: FastifyInstance, { cache }: RepresentationOptions): void {
-  app.addHook('onRoute', conditionalDocs);
+  app.addHook('onRoute', representationDocs);
   // Set by the page routes, which know their body's tag (kept-answers.ts).
   app.decorateReply('knownTag', null);
 

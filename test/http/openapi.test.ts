@@ -200,7 +200,32 @@ describe('the guide and the examples', () => {
       for (const status of ['200', '429'])
         assert.ok(headers(status).includes('RateLimit') && headers(status).includes('RateLimit-Policy'), `${id} ${status} RateLimit`);
       for (const status of ['429', '503']) assert.ok(headers(status).includes('Retry-After'), `${id} ${status} Retry-After`);
+      // Any 200 of 1 024 characters or more, a GET's or the batch's, is compressed for a client that accepts it.
+      for (const name of ['Content-Encoding', 'Vary']) assert.ok(headers('200').includes(name), `${id} 200 ${name}`);
     }
+  });
+
+  test('a compressed 200 carries only headers its operation documents', async () => {
+    // Headers of the connection and the framing, not of the operation.
+    const transport = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+    const compressed: string[] = [];
+    for (const [id, { path, method }] of Object.entries(OPERATIONS)) {
+      const url = `${path.replace('{code_id}', 'demo%3AA').replace('{system}', 'demo')}${id === 'searchCodes' ? '?q=alpha' : ''}`;
+      // Ids not found are listed back, so a batch of them is large enough to be compressed.
+      const ids = Array.from({ length: 100 }, (_, i) => `demo:missing-${i}`);
+      const res = await ctx.request({
+        method: (method ?? 'get').toUpperCase(),
+        url,
+        headers: { 'accept-encoding': 'br, gzip' },
+        ...(method === 'post' ? { payload: { ids } } : {}),
+      });
+      assert.equal(res.statusCode, 200, `${id}: ${res.body}`);
+      if (res.headers['content-encoding'] === undefined) continue;
+      compressed.push(id);
+      const documented = Object.keys((operation(id).responses['200'] as { headers?: Json }).headers ?? {}).map((name) => name.toLowerCase());
+      for (const name of Object.keys(res.headers)) if (!transport.has(name)) assert.ok(documented.includes(name), `${id} 200 sends ${name}, undocumented`);
+    }
+    assert.ok(compressed.includes('batchGetCodes'), `compressed: ${compressed.join(', ')}`);
   });
 });
 

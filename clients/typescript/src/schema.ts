@@ -4468,6 +4468,10 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     /** @description What remains (IETF RateLimit fields): r requests, t seconds until the window resets. */
                     RateLimit?: string;
+                    /** @description `Accept-Encoding` on answers large enough to be compressed (1 024 characters of JSON or more). */
+                    Vary?: string;
+                    /** @description `br` or `gzip` when the request's `Accept-Encoding` accepts one of them (weights and `identity` honoured) and the body is at least 1 024 characters of JSON; absent otherwise. */
+                    "Content-Encoding"?: string;
                     [name: string]: unknown;
                 };
                 content: {
