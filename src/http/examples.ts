@@ -1,11 +1,15 @@
 /**
  * Example responses for /openapi.json and the reference at /docs: records and
  * pages from the demo data set, and one error body per error code as the
- * service words it. A test validates each against its response schema.
+ * service words it. A test validates each against its response schema; the
+ * 400 and 404 of each operation hold only the codes it can answer, in the
+ * words it answers them with.
  */
 import { DEFAULT_PLANS, type EndpointName } from '../domain/access.ts';
 import type { ErrorCode } from '../errors.ts';
+import { LIMIT_RULE } from './pagination.ts';
 import { endpointLabel, unknownParameterMessage } from './parameter-errors.ts';
+import { UNDECODABLE_PATH } from './unroutable-path.ts';
 
 const euro = {
   object: 'code',
@@ -148,38 +152,13 @@ function planRefusal(endpoint: EndpointName): string {
   return `This endpoint (${endpoint}) is not part of the ${lacking} plan. Plans that include it: ${including.join(', ')}.`;
 }
 
-/** Named error examples for each status an operation documents. */
+/**
+ * Named error examples of a status, those that are the same for every
+ * operation of the endpoint. The 400 and 404 examples depend on what the
+ * operation takes, and are its own (withOwnErrorExamples).
+ */
 export function errorExamples(endpoint: EndpointName, status: number): Record<string, ErrorExample> {
   const byStatus: Record<number, [string, ErrorExample][]> = {
-    400: [
-      error(
-        'invalid_parameter',
-        'A parameter has a bad value',
-        'The limit parameter must be an integer of at least 1 (values above 200 are clamped to 200).',
-        'limit',
-      ),
-      error(
-        'unknown_parameter',
-        'A parameter this endpoint does not define',
-        // Each operation's own words replace these (withOwnUnknownParameterExample).
-        'Unknown query parameter "offset".',
-        'offset',
-      ),
-      error(
-        'invalid_cursor',
-        'A cursor that was altered or belongs elsewhere',
-        'The cursor is not valid for this request: malformed. Send the next_cursor of the previous page unchanged, with the same filters.',
-        'cursor',
-      ),
-      ...(endpoint === 'codes.batch'
-        ? [error('invalid_body', 'A body that is not valid JSON', 'The request body is not valid JSON. Send a JSON object such as {"ids": ["iso4217:EUR"]}.')]
-        : []),
-      error(
-        'api_key_in_query',
-        'An API key in the query string',
-        'An API key was sent in the query string, where it leaks into logs and browser history. Send it in the Authorization: Bearer header instead, and consider this key exposed: revoke it and create a new one.',
-      ),
-    ],
     401: [
       error(
         'invalid_api_key',
@@ -188,15 +167,6 @@ export function errorExamples(endpoint: EndpointName, status: number): Record<st
       ),
     ],
     403: [error('endpoint_not_available_on_plan', "The key's plan does not include this endpoint", planRefusal(endpoint))],
-    404:
-      endpoint === 'systems.list'
-        ? [error('system_not_found', 'No system with this id', 'No system "iso4218". GET /v1/systems lists the systems.', 'system')]
-        : [
-            error('code_not_found', 'No code with this id', 'No code with id "iso4217:XYZ". Ids have the form {system}:{code}, e.g. iso4217:EUR.', 'code_id'),
-            ...(endpoint === 'codes.hierarchy'
-              ? [error('system_not_found', 'No system with this id', 'No system "iso4218". GET /v1/systems lists the systems.', 'system')]
-              : []),
-          ],
     413: [error('payload_too_large', 'A body over 64 KiB', 'The request body is larger than 64 KiB. Send at most 200 ids per request.')],
     415: [error('unsupported_media_type', 'A body that is not JSON', 'Send the body as JSON, with the header Content-Type: application/json.')],
     429: [
@@ -223,25 +193,122 @@ export function errorExamples(endpoint: EndpointName, status: number): Record<st
   return Object.fromEntries(byStatus[status] ?? []);
 }
 
-EXAMPLES.systemsPage.data = [EXAMPLES.system];
-
+/** What a route's schema says it takes: the query parameters, path parameters and body its 400 and 404 are about. */
 interface OperationSchema {
   querystring?: { properties?: Record<string, unknown> };
-  response?: Record<string, { 'x-examples'?: Record<string, ErrorExample> }>;
+  params?: { properties?: Record<string, unknown> };
+  body?: unknown;
+  response?: Record<string, { 'x-examples'?: Record<string, ErrorExample>; 'x-response-description'?: string }>;
+}
+
+/** An operation's invalid_parameter example: about its limit where it takes one, else as_of, else the body's ids, else its path. */
+function invalidParameter(query: string[], path: string[], body: boolean): [string, ErrorExample] | null {
+  const summary = 'A parameter has a bad value';
+  if (query.includes('limit')) return error('invalid_parameter', summary, LIMIT_RULE, 'limit');
+  if (query.includes('as_of')) {
+    return error(
+      'invalid_parameter',
+      summary,
+      'The as_of parameter must be a calendar date written YYYY-MM-DD, such as 2024-06-25; got "2024-02-30".',
+      'as_of',
+    );
+  }
+  if (body) return error('invalid_parameter', summary, 'ids must be an array of 1 to 200 code ids (strings such as "iso4217:EUR"); got 201.', 'ids');
+  if (path[0] !== undefined) return error('invalid_parameter', 'A path parameter that is not valid percent-encoding', UNDECODABLE_PATH, path[0]);
+  return null;
+}
+
+/** The 400 examples of an operation: each code it can answer, in its own words. */
+function badRequestExamples(method: string, url: string, query: string[], path: string[], body: boolean): [string, ErrorExample][] {
+  const invalid = invalidParameter(query, path, body);
+  return [
+    ...(invalid ? [invalid] : []),
+    error('unknown_parameter', 'A parameter this endpoint does not define', unknownParameterMessage('offset', endpointLabel(method, url), query), 'offset'),
+    ...(query.includes('cursor')
+      ? [
+          error(
+            'invalid_cursor',
+            'A cursor that was altered or belongs elsewhere',
+            'The cursor is not valid for this request: malformed. Send the next_cursor of the previous page unchanged, with the same filters.',
+            'cursor',
+          ),
+        ]
+      : []),
+    ...(body
+      ? [error('invalid_body', 'A body that is not valid JSON', 'The request body is not valid JSON. Send a JSON object such as {"ids": ["iso4217:EUR"]}.')]
+      : []),
+    error(
+      'api_key_in_query',
+      'An API key in the query string',
+      'An API key was sent in the query string, where it leaks into logs and browser history. Send it in the Authorization: Bearer header instead, and consider this key exposed: revoke it and create a new one.',
+    ),
+  ];
+}
+
+/** The 404 examples of an operation: code_not_found for a code in its path, system_not_found for a system. */
+function notFoundExamples(path: string[]): [string, ErrorExample][] {
+  return [
+    ...(path.includes('code_id')
+      ? [error('code_not_found', 'No code with this id', 'No code with id "iso4217:XYZ". Ids have the form {system}:{code}, e.g. iso4217:EUR.', 'code_id')]
+      : []),
+    ...(path.includes('system')
+      ? [error('system_not_found', 'No system with this id', 'No system "iso4218". GET /v1/systems lists the systems.', 'system')]
+      : []),
+  ];
+}
+
+const BAD_REQUEST_CODES: Partial<Record<ErrorCode, string>> = {
+  invalid_parameter: '`invalid_parameter` (`param` names it)',
+  unknown_parameter: '`unknown_parameter`',
+  invalid_cursor: '`invalid_cursor`',
+  invalid_body: '`invalid_body` (a body that is not valid JSON, or not a JSON object)',
+  api_key_in_query: '`api_key_in_query`',
+};
+
+function badRequestDescription(codes: string[]): string {
+  const named = codes.map((code) => BAD_REQUEST_CODES[code as ErrorCode] ?? `\`${code}\``);
+  return `A bad request: ${named.slice(0, -1).join(', ')}, or ${named.at(-1)!}.`;
+}
+
+function notFoundDescription(codes: string[], query: string[]): string {
+  const named = codes.map((code) =>
+    code === 'code_not_found'
+      ? `\`code_not_found\`: no code with this id${query.includes('as_of') ? ' (or none on the `as_of` date)' : ''}`
+      : `\`${code}\`: no such system`,
+  );
+  return `${named.join('; ')}.`;
 }
 
 /**
- * The operation's schema with its unknown_parameter example (shared by every
- * operation until here) in the words its own route answers `?offset=…` with:
- * whether it pages, and the parameters it accepts.
+ * The operation's schema with its own 400 and 404 examples and descriptions:
+ * only the codes it can answer (an invalid_cursor only where it takes a
+ * cursor, a system_not_found only where its path names a system), each in the
+ * words its route answers with: its unknown_parameter says whether it pages
+ * and what it accepts, its invalid_parameter is about a parameter it takes.
  */
-export function withOwnUnknownParameterExample<S>(schema: S, method: string, url: string): S {
+export function withOwnErrorExamples<S>(schema: S, method: string, url: string): S {
   const operation = schema as OperationSchema;
-  const bad = operation.response?.[400];
-  const example = bad?.['x-examples']?.unknown_parameter;
-  if (bad === undefined || example === undefined) return schema;
-  const accepted = Object.keys(operation.querystring?.properties ?? {});
-  const message = unknownParameterMessage('offset', endpointLabel(method, url), accepted);
-  const own: ErrorExample = { ...example, value: { error: { ...example.value.error, message } } };
-  return { ...schema, response: { ...operation.response, 400: { ...bad, 'x-examples': { ...bad['x-examples'], unknown_parameter: own } } } };
+  const response = operation.response;
+  if (response === undefined) return schema;
+  const query = Object.keys(operation.querystring?.properties ?? {});
+  const path = Object.keys(operation.params?.properties ?? {});
+  const own = { ...response };
+  const replace = (status: number, examples: [string, ErrorExample][], description: string) => {
+    if (response[status] !== undefined)
+      own[status] = { ...response[status], 'x-examples': Object.fromEntries(examples), 'x-response-description': description };
+  };
+  const bad = badRequestExamples(method, url, query, path, operation.body !== undefined);
+  replace(400, bad, badRequestDescription(bad.map(([code]) => code)));
+  const missing = notFoundExamples(path);
+  replace(
+    404,
+    missing,
+    notFoundDescription(
+      missing.map(([code]) => code),
+      query,
+    ),
+  );
+  return { ...schema, response: own };
 }
+
+EXAMPLES.systemsPage.data = [EXAMPLES.system];

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SwaggerOptions } from '@fastify/swagger';
 import packageJson from '../../package.json' with { type: 'json' };
-import { withOwnUnknownParameterExample } from './examples.ts';
+import { withOwnErrorExamples } from './examples.ts';
 
 /** The API's version is the package's: both grow together (see the README's Development section). */
 export const API_VERSION: string = packageJson.version;
@@ -59,9 +59,9 @@ export function openApiOptions({ publicUrl }: OpenApiSettings): SwaggerOptions {
     },
     // The document describes the API under /v1 only: pages served elsewhere (the
     // dashboard's HTML forms, /docs itself) are not part of it, schema or not.
-    // Each operation's unknown_parameter example is the message its own route answers.
+    // Each operation's 400 and 404 examples are the codes and messages its own route answers.
     transform: ({ schema, url, route }) => ({
-      schema: url.startsWith('/v1/') ? withOwnUnknownParameterExample(schema, [route.method].flat()[0]!, url) : { ...schema, hide: true },
+      schema: url.startsWith('/v1/') ? withOwnErrorExamples(schema, [route.method].flat()[0]!, url) : { ...schema, hide: true },
       url,
     }),
   };

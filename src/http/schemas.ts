@@ -216,7 +216,8 @@ const NO_STORE = header('An error answer is never to be kept by a cache.', 'no-s
 /** What each error status means, for the operations that document it. */
 const ERROR_RESPONSES: Record<number, { description: string; headers: Record<string, unknown> }> = {
   400: {
-    description: 'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`.',
+    description:
+      'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON, or not a JSON object), or `api_key_in_query`.',
     headers: { 'Request-Id': REQUEST_ID, 'Cache-Control': NO_STORE, ...RATE_LIMIT_HEADERS },
   },
   401: {
@@ -270,11 +271,11 @@ export function okResponse<S extends TSchema>(schema: S, example: unknown, descr
   });
 }
 
-/** The 400 of the one route that reads a body (GET bodies are ignored): its codes and invalid_body. */
-const BODY_400 =
-  'A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON, or not a JSON object), or `api_key_in_query`.';
-
-/** The error statuses every /v1 route can answer with, each with its codes, headers and an example per code. */
+/**
+ * The error statuses every /v1 route can answer with, each with its codes, headers and an example per code.
+ * The 400 and 404 name the codes of all routes here; /openapi.json narrows each to its operation's own
+ * codes, examples and words (withOwnErrorExamples), which depend on what the operation takes.
+ */
 export function errorResponses(endpoint: EndpointName, ...extra: number[]) {
   const statuses = [400, 401, 403, 429, 500, 503, ...extra].sort((a, b) => a - b);
   return Object.fromEntries(
@@ -282,7 +283,7 @@ export function errorResponses(endpoint: EndpointName, ...extra: number[]) {
       status,
       {
         ...ErrorBody,
-        'x-response-description': status === 400 && endpoint === 'codes.batch' ? BODY_400 : ERROR_RESPONSES[status]!.description,
+        'x-response-description': ERROR_RESPONSES[status]!.description,
         'x-examples': errorExamples(endpoint, status),
         headers: ERROR_RESPONSES[status]!.headers,
       },

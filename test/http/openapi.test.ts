@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/errors.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { validatorFor, type DocOperation as Operation, type Json, type OpenApiDoc as Doc } from '../helpers/openapi.ts';
@@ -189,6 +189,71 @@ describe('the guide and the examples', () => {
       const res = await ctx.request({ method: (method ?? 'get').toUpperCase(), url, ...(method === 'post' ? { payload: { ids: ['demo:A'] } } : {}) });
       assert.equal(res.statusCode, 400, `${id}: ${res.body}`);
       assert.equal(media.examples.unknown_parameter!.value.error.message, res.json().error.message, id);
+    }
+  });
+
+  test("each operation's 400 and 404 examples are codes it answers, in the words it answers them with", async () => {
+    type Example = { value: { error: { code: ErrorCode; message: string; param?: string } } };
+    const examplesOf = (id: string, status: string) =>
+      (operation(id).responses[status]?.content?.['application/json'] as { examples?: Record<string, Example> } | undefined)?.examples ?? {};
+    /** A request of the operation that provokes the example's error. */
+    const provoking = (id: string, { code, param }: Example['value']['error']): InjectOptions => {
+      const { path, method = 'get' } = OPERATIONS[id]!;
+      const at = (codeId: string, system: string) => path.replace('{code_id}', codeId).replace('{system}', system);
+      const url = at('demo%3AA', 'demo');
+      const q = id === 'searchCodes' ? 'q=alpha&' : '';
+      const request = { method: method.toUpperCase(), url, ...(method === 'post' ? { payload: { ids: ['demo:A'] } } : {}) };
+      switch (`${code} ${param ?? ''}`) {
+        case 'invalid_parameter limit':
+          return { ...request, url: `${url}?${q}limit=0` };
+        case 'invalid_parameter as_of':
+          return { ...request, url: `${url}?as_of=2024-02-30` };
+        case 'invalid_parameter ids':
+          return { ...request, payload: { ids: Array.from({ length: 201 }, (_, i) => `demo:${i}`) } };
+        case 'invalid_parameter code_id':
+          return { ...request, url: at('%ZZ', 'demo') };
+        case 'invalid_parameter system':
+          return { ...request, url: at('demo%3AA', '%ZZ') };
+        case 'unknown_parameter offset':
+          return { ...request, url: `${url}?${q}offset=1` };
+        case 'invalid_cursor cursor':
+          return { ...request, url: `${url}?${q}cursor=forged` };
+        case 'invalid_body ':
+          return { ...request, payload: '{"ids": [', headers: { 'content-type': 'application/json' } };
+        case 'api_key_in_query ':
+          return { ...request, url: `${url}?${q}key=${KEY}` };
+        case 'code_not_found code_id':
+          return { ...request, url: at('iso4217%3AXYZ', 'demo') };
+        case 'system_not_found system':
+          return { ...request, url: at('demo%3AA', 'iso4218') };
+        default:
+          assert.fail(`${id}: no request provokes its example ${code} (param ${param})`);
+      }
+    };
+    for (const [id, { path, params }] of Object.entries(OPERATIONS)) {
+      for (const status of ['400', '404']) {
+        for (const { value } of Object.values(examplesOf(id, status))) {
+          const res = await ctx.request(provoking(id, value.error));
+          assert.equal(res.statusCode, Number(status), `${id} ${value.error.code}: ${res.body}`);
+          const { code, message, param } = res.json<Example['value']>().error;
+          assert.deepEqual({ code, message, param }, { code: value.error.code, message: value.error.message, param: value.error.param }, id);
+        }
+      }
+      const codes = (status: string) => Object.keys(examplesOf(id, status));
+      assert.equal(examplesOf(id, '400').invalid_parameter?.value.error.param === 'limit', params.includes('limit'), `${id}: invalid_parameter on limit`);
+      assert.equal(codes('400').includes('invalid_cursor'), params.includes('cursor'), `${id}: invalid_cursor`);
+      assert.deepEqual(
+        codes('404'),
+        [...(path.includes('{code_id}') ? ['code_not_found'] : []), ...(path.includes('{system}') ? ['system_not_found'] : [])],
+        `${id}: 404 examples`,
+      );
+      for (const status of ['400', '404']) {
+        const description = operation(id).responses[status]?.description ?? '';
+        for (const code of ERROR_CODES) {
+          if (ERROR_STATUS[code] === Number(status))
+            assert.equal(description.includes(`\`${code}\``), codes(status).includes(code), `${id} ${status}: ${description}`);
+        }
+      }
     }
   });
 

@@ -730,7 +730,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -821,7 +821,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            /** @description `code_not_found`: no code with this id (or none on the `as_of` date). */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1679,7 +1679,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -1770,7 +1770,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            /** @description `system_not_found`: no such system. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -2110,7 +2110,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            /** @description `system_not_found`: no such system. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -2862,7 +2862,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            /** @description `code_not_found`: no code with this id. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -3225,7 +3225,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            /** @description `code_not_found`: no code with this id. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -3588,7 +3588,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            /** @description `code_not_found`: no code with this id. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -3964,7 +3964,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            /** @description `code_not_found`: no code with this id. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -4309,7 +4309,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `code_not_found` (code endpoints): no code with this id (or none on the `as_of` date); `system_not_found` (system endpoints): no such system. */
+            /** @description `system_not_found`: no such system. */
             404: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
@@ -4549,7 +4549,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_cursor`, `invalid_body` (a body that is not valid JSON, or not a JSON object), or `api_key_in_query`. */
+            /** @description A bad request: `invalid_parameter` (`param` names it), `unknown_parameter`, `invalid_body` (a body that is not valid JSON, or not a JSON object), or `api_key_in_query`. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same as request_id in an error body. Quote it when asking about a request. */
