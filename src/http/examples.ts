@@ -145,11 +145,23 @@ const error = (code: ErrorCode, summary: string, message: string, param?: string
   { summary, value: { error: { code, message, ...(param ? { param } : {}), request_id: 'req_9bf2773cfa844df4857447ca197256b5' } } },
 ];
 
-function planRefusal(endpoint: EndpointName): string {
-  const including = DEFAULT_PLANS.filter((plan) => plan.endpoints.includes(endpoint)).map((plan) => plan.name);
-  // Every seeded plan includes some endpoints; an operator's own plan may not.
-  const lacking = DEFAULT_PLANS.find((plan) => !plan.endpoints.includes(endpoint))?.name ?? 'starter';
-  return `This endpoint (${endpoint}) is not part of the ${lacking} plan. Plans that include it: ${including.join(', ')}.`;
+/** The example of a plan an operator set up without the endpoint, for an endpoint every seeded plan includes. */
+const OPERATOR_PLAN = 'changes-feed';
+
+/** The 403 of an endpoint, as the gate words it: a plan without it, and every plan with it by name. */
+function planRefusal(endpoint: EndpointName): [string, ErrorExample] {
+  const including = DEFAULT_PLANS.filter((plan) => plan.endpoints.includes(endpoint))
+    .map((plan) => plan.name)
+    .sort();
+  const lacking = DEFAULT_PLANS.find((plan) => !plan.endpoints.includes(endpoint))?.name;
+  const message = (plan: string) => `This endpoint (${endpoint}) is not part of the ${plan} plan. Plans that include it: ${including.join(', ')}.`;
+  return lacking === undefined
+    ? error(
+        'endpoint_not_available_on_plan',
+        "The key's plan, one an operator set up, does not include this endpoint (every seeded plan does)",
+        message(OPERATOR_PLAN),
+      )
+    : error('endpoint_not_available_on_plan', "The key's plan does not include this endpoint", message(lacking));
 }
 
 /**
@@ -166,7 +178,7 @@ export function errorExamples(endpoint: EndpointName, status: number): Record<st
         'The API key is not valid. Send your API key as "Authorization: Bearer <key>" (or "X-API-Key: <key>").',
       ),
     ],
-    403: [error('endpoint_not_available_on_plan', "The key's plan does not include this endpoint", planRefusal(endpoint))],
+    403: [planRefusal(endpoint)],
     413: [error('payload_too_large', 'A body over 64 KiB', 'The request body is larger than 64 KiB. Send at most 200 ids per request.')],
     415: [error('unsupported_media_type', 'A body that is not JSON', 'Send the body as JSON, with the header Content-Type: application/json.')],
     429: [

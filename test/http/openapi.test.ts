@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { DEFAULT_PLANS, ENDPOINTS, type EndpointName } from '../../src/domain/access.ts';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/errors.ts';
+import { createKey, createOrg, setPlan } from '../../src/services/access/admin.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 import { validatorFor, type DocOperation as Operation, type Json, type OpenApiDoc as Doc } from '../helpers/openapi.ts';
 
@@ -254,6 +256,50 @@ describe('the guide and the examples', () => {
             assert.equal(description.includes(`\`${code}\``), codes(status).includes(code), `${id} ${status}: ${description}`);
         }
       }
+    }
+  });
+
+  test("each operation's 403 example is what the gate answers a key on the plan it names", async () => {
+    type Refusal = { value: { error: { message: string } } };
+    const refusals = Object.keys(OPERATIONS).map((id) => {
+      const media = operation(id).responses['403']!.content!['application/json'] as { examples: Record<string, Refusal> };
+      const { message } = media.examples.endpoint_not_available_on_plan!.value.error;
+      const [, endpoint, plan] = /^This endpoint \(([a-z.]+)\) is not part of the ([a-z0-9_-]+) plan\./.exec(message)!;
+      return { id, message, endpoint: endpoint as EndpointName, plan: plan! };
+    });
+    const seeded = DEFAULT_PLANS.map((p) => p.name);
+    for (const { endpoint, plan } of refusals) {
+      const lacking = DEFAULT_PLANS.filter((p) => !p.endpoints.includes(endpoint)).map((p) => p.name);
+      // A plan of an operator's only where every seeded plan includes the endpoint.
+      assert.ok(lacking.length === 0 ? !seeded.includes(plan) : lacking.includes(plan), `${endpoint}: the ${plan} plan`);
+    }
+    // Each plan an example names, with a key: an operator's is made without the endpoints its examples say it lacks.
+    const keys = new Map<string, string>();
+    for (const plan of new Set(refusals.map((r) => r.plan))) {
+      if (!seeded.includes(plan)) {
+        const lacks = new Set(refusals.filter((r) => r.plan === plan).map((r) => r.endpoint));
+        await setPlan(ctx.deps.admin, {
+          name: plan,
+          endpoints: ENDPOINTS.filter((e) => !lacks.has(e)),
+          ratePerMinute: 600,
+          monthlyQuota: null,
+          testKeysAllowed: true,
+        });
+      }
+      const org = await createOrg(ctx.deps.admin, `on-${plan}`, plan);
+      keys.set(plan, (await createKey(ctx.deps.admin, org, 'live', 'refused')).key);
+    }
+    for (const { id, message, plan } of refusals) {
+      const { path, method = 'get' } = OPERATIONS[id]!;
+      const res = await ctx.request({
+        method: method.toUpperCase(),
+        url: path.replace('{code_id}', 'demo%3AA').replace('{system}', 'demo'),
+        headers: { authorization: `Bearer ${keys.get(plan)!}` },
+        ...(method === 'post' ? { payload: { ids: ['demo:A'] } } : {}),
+      });
+      assert.equal(res.statusCode, 403, `${id}: ${res.body}`);
+      // The gate names only the seeded plans that include it: not the context's own test-all, nor the plans made above.
+      assert.equal(res.json<{ error: { message: string } }>().error.message, message, id);
     }
   });
 
