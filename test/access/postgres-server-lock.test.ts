@@ -94,7 +94,7 @@ describe('one server per PostgreSQL database without Redis', { skip: await skipU
 
   test('servers with the same Redis start side by side, and a server without Redis does not start beside them', async () => {
     const [a, b] = await Promise.all([start(shared()), start(shared())]);
-    for (const s of [a!, b!]) assert.equal((await fetch(`${s.baseUrl}/healthz`, { signal: AbortSignal.timeout(10_000) })).status, 200);
+    for (const s of [a, b]) assert.equal((await fetch(`${s.baseUrl}/healthz`, { signal: AbortSignal.timeout(10_000) })).status, 200);
     assert.match(oneLine(await refusedServer(alone())), /^codebook: another server is already running on this PostgreSQL database/);
 
     // A CLI run without REDIS_URL cannot tell them through Redis: it waits until they have read its change from
@@ -104,10 +104,10 @@ describe('one server per PostgreSQL database without Redis', { skip: await skipU
     const { key, id } = await codebookJson<{ key: string; id: string }>(['keys', 'create', '--org', 'told'], { settings: shared() });
     const status = async (s: ServerProcess) =>
       (await fetch(`${s.baseUrl}/v1/codes?limit=1`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) })).status;
-    assert.deepEqual([await status(a!), await status(b!)], [200, 200], 'each instance holds the lookup');
+    assert.deepEqual([await status(a), await status(b)], [200, 200], 'each instance holds the lookup');
     const revoked = await cli(['keys', 'revoke', id], alone());
     assert.equal(revoked.code, 0, revoked.stderr);
-    assert.deepEqual([await status(a!), await status(b!)], [401, 401], 'refused by the next request to each instance');
+    assert.deepEqual([await status(a), await status(b)], [401, 401], 'refused by the next request to each instance');
     assert.match(revoked.stderr, /this process was not given REDIS_URL \(set it as they do\): waiting 1500 ms/);
 
     // Once they stop, a server without Redis may run alone.
