@@ -73,6 +73,14 @@ function rateLimitHeaders(d: LimitDecision): Record<string, string> {
   };
 }
 
+/**
+ * The RateLimit field of a counted request the service failed (5xx): the month
+ * gets the request back (recordOutcome), so one more remains than at admission.
+ */
+export function givenBackToMonth(rateLimit: string): string {
+  return rateLimit.replace(/"month";r=(\d+)/, (_, r: string) => `"month";r=${Number(r) + 1}`);
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set once the request's key is authenticated. */

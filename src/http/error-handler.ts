@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError } from '../errors.ts';
+import { givenBackToMonth } from './access-gate.ts';
 import { ERROR_CACHE_CONTROL, errorBody } from './error-body.ts';
 import { bodyParsingError } from './body-errors.ts';
 import { validationError, type AjvError } from './parameter-errors.ts';
@@ -62,6 +63,10 @@ export function sendError(reply: FastifyReply, error: ApiError, requestId: strin
   reply.request.errorCode = error.code;
   if (error.headers) reply.headers(error.headers);
   reply.header('Cache-Control', ERROR_CACHE_CONTROL);
+  const rateLimit = reply.getHeader('ratelimit');
+  if (error.status >= 500 && reply.request.countedAt !== undefined && typeof rateLimit === 'string') {
+    reply.header('RateLimit', givenBackToMonth(rateLimit));
+  }
   reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error, requestId));
 }
 

@@ -86,11 +86,16 @@ for (const backend of ['memory', 'redis'] as const) {
       clock.set('2026-03-15T12:00:30Z');
       for (let i = 0; i < 2; i++) assert.equal((await get('/v1/codes/t:A')).statusCode, 200);
 
-      assertError(await get('/v1/codes/t:A', 'broken'), 500, 'internal_error');
+      const broken = await get('/v1/codes/t:A', 'broken');
+      assertError(broken, 500, 'internal_error');
+      // Its RateLimit field counts the request given back: one of the three remains, as the next answer says too.
+      assert.equal(rateLimit(broken).month?.r, 1);
+      assert.equal(rateLimit(broken).minute.r, 97, 'the minute keeps it');
       await monthRemainingBecomes(1);
       const outage = await get('/v1/codes?limit=5', 'unreachable');
       assertError(outage, 503, 'service_unavailable');
       assert.equal(outage.headers['retry-after'], '5');
+      assert.equal(rateLimit(outage).month?.r, 1);
       await monthRemainingBecomes(1);
 
       // The third request the plan allows is still served; the fourth is refused.
