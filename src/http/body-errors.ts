@@ -7,7 +7,12 @@ import { ApiError } from '../errors.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 
-/** Fastify's content-type parser errors, or null for any other error. */
+/**
+ * Fastify's content-type parser errors, or null for any other error. Only
+ * these codes are the request's body at fault: a SyntaxError thrown anywhere
+ * else (stored JSON that no longer parses, say) is the service's failure, a
+ * 500, never the client's invalid_body.
+ */
 export function bodyParsingError(error: { code?: string }): ApiError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -19,9 +24,7 @@ export function bodyParsingError(error: { code?: string }): ApiError | null {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('invalid_body', 'The request body is not valid JSON. Send a JSON object such as {"ids": ["iso4217:EUR"]}.');
     default:
-      return (error as { name?: string }).name === 'SyntaxError'
-        ? new ApiError('invalid_body', 'The request body is not valid JSON. Send a JSON object such as {"ids": ["iso4217:EUR"]}.')
-        : null;
+      return null;
   }
 }
 
