@@ -1,15 +1,19 @@
 /**
  * `codebook backup FILE`: a consistent copy of the SQLite database taken
  * while another connection is in the middle of writing, usable as a database
- * on its own; it never overwrites a file.
+ * on its own; it never overwrites a file, and a run killed in the middle
+ * leaves nothing under the name it was given.
  */
 import assert from 'node:assert/strict';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
-import { runCodebook } from '../helpers/cli.ts';
+import { BIN, childEnv, runCodebook } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/context.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { skipUnlessPostgres } from '../helpers/services.ts';
@@ -128,6 +132,62 @@ test("copies the server's bookkeeping too: the usage, in the copy's activity fil
   } finally {
     await copy.close();
   }
+});
+
+test('killed with SIGKILL in the middle of a copy: nothing under the name asked for, and a backup to that name then succeeds', async () => {
+  // A database of ~100 MB, whose copy takes a good while after the first of its files appears.
+  const bigDir = join(dir, 'big');
+  mkdirSync(bigDir);
+  const big = join(bigDir, 'codebook.db');
+  await new SqliteStore({ path: big }).close();
+  const fill = new DatabaseSync(big);
+  try {
+    fill.exec('CREATE TABLE padding (bytes BLOB)');
+    fill.exec('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100) INSERT INTO padding SELECT randomblob(1048576) FROM n');
+  } finally {
+    fill.close();
+  }
+  const copyFiles = () => readdirSync(bigDir).filter((name) => name.startsWith('copy.db'));
+
+  const child = spawn(process.execPath, [BIN, 'backup', 'copy.db'], {
+    cwd: bigDir,
+    env: childEnv({ DATABASE_URL: `sqlite:${big}`, LOG_LEVEL: 'silent' }),
+    stdio: 'ignore',
+  });
+  const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
+  try {
+    // Killed as soon as the copy's first file appears, whatever its name.
+    for (const deadline = Date.now() + 30_000; copyFiles().length === 0; await sleep(2)) {
+      assert.ok(Date.now() < deadline, 'the backup wrote no file within 30 s');
+    }
+    child.kill('SIGKILL');
+    assert.equal((await exited)[1], 'SIGKILL', 'killed before it finished');
+  } finally {
+    child.kill('SIGKILL');
+  }
+  const left = copyFiles();
+  assert.ok(!left.includes('copy.db') && !left.includes('copy.db.activity'), `nothing under the names asked for; left: ${left.join(', ')}`);
+  for (const name of left) assert.match(name, /^copy\.db(\.activity)?\.partial-\d+(-journal)?$/, 'what is left is named as partial');
+
+  const again = await codebook(`sqlite:${big}`, 'backup', join(bigDir, 'copy.db'));
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(copyFiles().sort(), ['copy.db', 'copy.db.activity'], "the killed run's partial files are cleaned up");
+  const copy = new DatabaseSync(join(bigDir, 'copy.db'), { readOnly: true });
+  try {
+    assert.equal(copy.prepare('PRAGMA integrity_check').get()!.integrity_check, 'ok');
+    assert.equal(copy.prepare('SELECT count(*) AS n FROM padding').get()!.n, 100);
+  } finally {
+    copy.close();
+  }
+});
+
+test('a partial copy left by a process that still runs is left alone', async () => {
+  // This test's parent process runs for as long as the test does.
+  const running = join(dir, `alive.db.partial-${process.ppid}`);
+  writeFileSync(running, 'another backup, still being written');
+  const run = await codebook(`sqlite:${dbPath}`, 'backup', 'alive.db');
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(readFileSync(running, 'utf8'), 'another backup, still being written');
 });
 
 test('on PostgreSQL it points at pg_dump', { skip: await skipUnlessPostgres() }, async () => {

@@ -6,10 +6,10 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { InvalidRequest } from '../../errors.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store } from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
 import { activityPath, attachActivity } from './activity.ts';
+import { alreadyExists, partialFiles, partialPath, placeWithoutReplacing, removeLeftovers, syncFile, syncFolder } from './backup-files.ts';
 import { SqliteAccessStore } from './access-store.ts';
 import { SqliteKeyLifeStore } from './key-life-store.ts';
 import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
@@ -302,18 +302,34 @@ export class SqliteStore extends SqliteStatements implements Store {
    * The activity file (activity.ts) is copied beside it, `<file>.activity`,
    * from a snapshot of its own taken just after: what the copy of the main
    * file holds and the counts up to a moment later.
+   *
+   * Both are written under partial names and synced before they take the
+   * names asked for (backup-files.ts), the activity file first: a file under
+   * the name asked for is a whole backup with its activity file beside it,
+   * also when the process is killed, and never a half-written one that would
+   * take the name from the next attempt.
    */
   async backupTo(file: string): Promise<string[]> {
     const files = [file, activityPath(file)];
     const taken = files.find((f) => existsSync(f));
-    if (taken !== undefined) throw new InvalidRequest(`${taken} already exists; name a new file`);
+    if (taken !== undefined) throw alreadyExists(taken);
+    for (const f of files) removeLeftovers(f);
+    const [main, activity] = files.map(partialPath) as [string, string];
+    const placed: string[] = [];
     endReadTurn(this.db);
     try {
-      this.db.prepare('VACUUM main INTO ?').run(file);
-      this.db.prepare('VACUUM activity INTO ?').run(files[1]!);
+      this.db.prepare('VACUUM main INTO ?').run(main);
+      this.db.prepare('VACUUM activity INTO ?').run(activity);
+      syncFile(main);
+      syncFile(activity);
+      placeWithoutReplacing(activity, files[1]!);
+      placed.push(files[1]!);
+      placeWithoutReplacing(main, file);
+      placed.push(file);
+      syncFolder(dirname(file));
     } catch (error) {
-      // No half of a backup is left behind (the next attempt would refuse the name).
-      for (const f of files) rmSync(f, { force: true });
+      // No part of a failed backup is left behind, under either name.
+      for (const f of [...partialFiles(main), ...partialFiles(activity), ...placed]) rmSync(f, { force: true });
       throw error;
     }
     return files;
