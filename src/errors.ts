@@ -97,5 +97,15 @@ export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
+/**
+ * An SQLite file where the settings put it (the database, its activity file,
+ * the server's lock) that this process cannot open or create: the message
+ * names the file and why (a folder it cannot write, a read-only file system,
+ * a path through a regular file). The operator's to fix, not a bug.
+ */
+export class DatabaseFileError extends Error {
+  override name = 'DatabaseFileError';
+}
+
 /** Seconds a client should wait before retrying while a store is down. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;

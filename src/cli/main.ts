@@ -4,7 +4,7 @@
  */
 import { ConfigError, loadConfig, refuseInMemoryDatabase } from '../config.ts';
 import { createDeps, type Deps } from '../deps.ts';
-import { CliError, InvalidRequest, StoreUnavailableError } from '../errors.ts';
+import { CliError, DatabaseFileError, InvalidRequest, StoreUnavailableError } from '../errors.ts';
 import { flagOf } from './args.ts';
 import { backupCommand } from './backup.ts';
 import { demoCommand, importCommand } from './import.ts';
@@ -61,7 +61,13 @@ export async function runCli(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     // An unavailable store (PostgreSQL down, or its database or role missing) is the operator's to fix, not a bug.
-    if (error instanceof CliError || error instanceof ConfigError || error instanceof InvalidRequest || error instanceof StoreUnavailableError) {
+    if (
+      error instanceof CliError ||
+      error instanceof ConfigError ||
+      error instanceof InvalidRequest ||
+      error instanceof StoreUnavailableError ||
+      error instanceof DatabaseFileError
+    ) {
       const message = error instanceof InvalidRequest ? error.describe(flagOf) : error.message;
       if (message !== '') process.stderr.write(`codebook: ${message}\n`);
       return error instanceof CliError ? error.exitCode : 1;

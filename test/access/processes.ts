@@ -1,5 +1,6 @@
 /** Real processes for the access tests: the server (src/main.js) and the operator CLI (bin/codebook.js). */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +93,37 @@ export function startServerWith(settings: Record<string, string>, timeoutMs = 30
       resolve({ ...server, baseUrl: listening[1]!, demoKey });
     });
   });
+}
+
+export interface RefusedStart {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Starts `node src/main.js` with these settings where it is expected not to
+ * start, and resolves with how it exited and what it wrote (killed after
+ * 30 s). `uid` and `gid` run it as another user (this process must be root).
+ */
+export async function refusedStart(settings: Record<string, string>, user: { uid?: number; gid?: number } = {}): Promise<RefusedStart> {
+  const child = spawn(process.execPath, ['src/main.js'], {
+    cwd: ROOT,
+    env: childEnv({ ...settings, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  try {
+    const [code] = (await once(child, 'exit')) as [number | null];
+    return { code, stdout, stderr };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

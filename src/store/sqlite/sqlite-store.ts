@@ -9,6 +9,7 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store } from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
 import { activityPath, attachActivity } from './activity.ts';
+import { explainUnopenable } from './unopenable.ts';
 import { alreadyExists, partialFiles, partialPath, placeWithoutReplacing, removeLeftovers, syncFile, syncFolder } from './backup-files.ts';
 import { SqliteAccessStore } from './access-store.ts';
 import { SqliteKeyLifeStore } from './key-life-store.ts';
@@ -81,16 +82,23 @@ const IMPORT_SORT_THREADS = 2;
  * are the page cache's, shared and reclaimable, but they count in the
  * process's RSS. See docs/decisions.md for what it costs on a failing disk.
  */
+/** The connection, in WAL mode; DatabaseFileError when the file cannot be opened or created, naming it and why. */
 function openDatabase(path: string, busyTimeoutMs: number, mmapBytes: number): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new DatabaseSync(path);
-  // Before anything writes the file's header: a file that holds a database already ignores it.
-  db.exec(`PRAGMA page_size = ${NEW_FILE_PAGE_SIZE}`);
-  db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = NORMAL');
-  db.exec(`PRAGMA mmap_size = ${mmapBytes}`);
-  return db;
+  let db: DatabaseSync | undefined;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new DatabaseSync(path);
+    // Before anything writes the file's header: a file that holds a database already ignores it.
+    db.exec(`PRAGMA page_size = ${NEW_FILE_PAGE_SIZE}`);
+    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    db.exec(`PRAGMA mmap_size = ${mmapBytes}`);
+    return db;
+  } catch (error) {
+    if (db?.isOpen) db.close();
+    throw explainUnopenable([path], error);
+  }
 }
 
 export class SqliteStore extends SqliteStatements implements Store {
@@ -128,9 +136,14 @@ export class SqliteStore extends SqliteStatements implements Store {
     // activity file's), every few seconds; 100 pages take ~2.5 ms. Imports keep the default on their
     // own connection.
     this.db.exec(`PRAGMA wal_autocheckpoint = ${SERVER_CHECKPOINT_PAGES}`);
-    // The import's connection (withImport) does not attach it: its BEGIN IMMEDIATE would lock this file too.
-    attachActivity(this.db, options.path);
-    migrateSqlite(this.db);
+    try {
+      // The import's connection (withImport) does not attach it: its BEGIN IMMEDIATE would lock this file too.
+      attachActivity(this.db, options.path);
+      migrateSqlite(this.db);
+    } catch (error) {
+      this.db.close();
+      throw explainUnopenable([options.path, activityPath(options.path)], error);
+    }
     const sql = new SqliteSql(this.db);
     this.access = this.usage = new SqliteAccessStore(sql);
     this.dashboard = new SqlDashboardStore(sql);
