@@ -130,7 +130,10 @@ export const SystemRecord = Type.Object(
       { additionalProperties: false },
     ),
     latest_release: nullableText('The release imported last.'),
-    latest_effective_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'The latest effective date of its releases.' }),
+    latest_effective_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description:
+        'The latest effective date of its releases, a release that changed nothing included. No import records changes dated before it unless its operator forces one, so asking for its changes from this date on (`effective_from`) misses none recorded later.',
+    }),
     updated_at: Type.String({ format: 'date-time', description: 'When an import or the operator last changed it.' }),
   },
   { additionalProperties: false },

@@ -21,6 +21,11 @@ export interface SystemsStore {
 /** What an import needs of releases, inside its transaction. */
 export interface ReleaseTransaction {
   releaseExists(system: string, name: string): Promise<boolean>;
+  /**
+   * The system's latest_effective_date: the latest effective date of its
+   * releases, those that changed nothing included; null for a new system.
+   */
+  latestReleaseDate(system: string): Promise<string | null>;
   recordRelease(release: ReleaseWrite): Promise<void>;
 }
 

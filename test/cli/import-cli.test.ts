@@ -179,11 +179,41 @@ describe('codebook import', () => {
     assert.equal(refused.code, 1);
     assert.match(
       refused.stderr,
-      /^codebook: --effective-date 2024-05-01 is before the latest change of system demo \(2024-06-01\).*--allow-backdated[^\n]*\n$/,
+      /^codebook: --effective-date 2024-05-01 is before the latest effective date of system demo \(2024-06-01\).*--allow-backdated[^\n]*\n$/,
     );
     const allowed = await codebook('import', delta, ...IMPORT, '--mode', 'delta', '--release', 'r0', '--effective-date', '2024-05-01', '--allow-backdated');
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.deepEqual((await contents()).codes, ['demo:A', 'demo:B', 'demo:C']);
+  });
+
+  test("a release that changed nothing moves the system's latest effective date, and imports may not go back before it", async () => {
+    const system = async () => {
+      const shown = await codebook('systems', 'show', 'ord', '--json');
+      assert.equal(shown.code, 0, shown.stderr);
+      const s = JSON.parse(shown.stdout) as { latest_release: string; latest_effective_date: string };
+      return [s.latest_release, s.latest_effective_date];
+    };
+    const codes = file('codes.csv', GOOD);
+    const ord = (release: string, date: string, ...rest: string[]) => ['--system', 'ord', '--release', release, '--effective-date', date, ...rest];
+    assert.equal((await codebook('import', codes, ...ord('o3', '2026-06-02'))).code, 0);
+    const unchanged = await codebook('import', codes, ...ord('o4', '2026-08-01'));
+    assert.match(unchanged.stdout, /added 0, revised 0, retired 0, reactivated 0, unchanged 2/);
+    assert.deepEqual(await system(), ['o4', '2026-08-01']);
+
+    const delta = file('ord-d.csv', 'code,display\nC,Gamma\n');
+    const before = await contents();
+    const refused = await codebook('import', delta, ...ord('o5', '2026-07-15', '--mode', 'delta'));
+    assert.equal(refused.code, 1);
+    assert.equal(
+      refused.stderr,
+      'codebook: --effective-date 2026-07-15 is before the latest effective date of system ord (2026-08-01): clients following its changes from 2026-08-01 on would never see these 1 change(s). Pass --allow-backdated to record them anyway.\n',
+    );
+    assert.deepEqual(await contents(), before, 'nothing was imported');
+    assert.deepEqual(await system(), ['o4', '2026-08-01']);
+
+    const onTheDate = await codebook('import', delta, ...ord('o5', '2026-08-01', '--mode', 'delta'));
+    assert.equal(onTheDate.code, 0, onTheDate.stderr);
+    assert.deepEqual(await system(), ['o5', '2026-08-01']);
   });
 });
 
@@ -278,7 +308,7 @@ describe('codebook import refuses what would harm a system, in one line per prob
       'delta',
     );
     assert.equal(older.code, 1);
-    assert.match(older.stderr, /^codebook: --effective-date 2018-01-01 is before the latest change of system legacy \(2019-01-01\)/);
+    assert.match(older.stderr, /^codebook: --effective-date 2018-01-01 is before the latest effective date of system legacy \(2019-01-01\)/);
     const demo = await codebook(
       'import',
       file('iso.csv', 'code,display\nXXX,Test\n'),
@@ -292,7 +322,7 @@ describe('codebook import refuses what would harm a system, in one line per prob
       'delta',
     );
     assert.equal(demo.code, 1);
-    assert.match(demo.stderr, /^codebook: --effective-date 2019-01-01 is before the latest change of system iso4217 \(2026-01-01\)/);
+    assert.match(demo.stderr, /^codebook: --effective-date 2019-01-01 is before the latest effective date of system iso4217 \(2026-01-01\)/);
   });
 });
 

@@ -178,7 +178,7 @@ describe('a later import', () => {
       assert.ok(error instanceof ImportRejected);
       assert.equal(
         error.message,
-        'effectiveDate 2024-05-31 is before the latest change of system t (2024-06-01): clients following its changes past 2024-06-01 would never see these 1 change(s). Pass allowBackdated to record them anyway.',
+        'effectiveDate 2024-05-31 is before the latest effective date of system t (2024-06-01): clients following its changes from 2024-06-01 on would never see these 1 change(s). Pass allowBackdated to record them anyway.',
       );
       return true;
     });
@@ -204,11 +204,11 @@ describe('guards of a whole system', () => {
     assert.equal(next.added, 1, 'and goes on from its own latest date');
     await assert.rejects(
       t.importText('code,display\nD,Delta\n', { system: 'early', effectiveDate: '2019-06-01' }),
-      /before the latest change of system early \(2020-01-01\)/,
+      /before the latest effective date of system early \(2020-01-01\)/,
     );
     await assert.rejects(
       t.importText('code,display\nE,Epsilon\n', { system: 'late', effectiveDate: '2025-12-31' }),
-      /before the latest change of system late \(2026-01-01\)/,
+      /before the latest effective date of system late \(2026-01-01\)/,
     );
   });
 

@@ -1350,7 +1350,7 @@ export interface operations {
                             };
                             /** @description The release imported last. */
                             latest_release: string | null;
-                            /** @description The latest effective date of its releases. */
+                            /** @description The latest effective date of its releases, a release that changed nothing included. No import records changes dated before it unless its operator forces one, so asking for its changes from this date on (`effective_from`) misses none recorded later. */
                             latest_effective_date: string | null;
                             /**
                              * Format: date-time
@@ -1650,7 +1650,7 @@ export interface operations {
                         };
                         /** @description The release imported last. */
                         latest_release: string | null;
-                        /** @description The latest effective date of its releases. */
+                        /** @description The latest effective date of its releases, a release that changed nothing included. No import records changes dated before it unless its operator forces one, so asking for its changes from this date on (`effective_from`) misses none recorded later. */
                         latest_effective_date: string | null;
                         /**
                          * Format: date-time

@@ -1,20 +1,23 @@
 /**
  * What an import may not do to a system, whatever its rows say: break the
- * hierarchy (graph-check.ts), go back behind the system's latest change, or retire most of
+ * hierarchy (graph-check.ts), go back behind the system's latest effective date, or retire most of
  * the system at once. Each is refused with one message that says what to do.
  */
 import { ImportRejected, type ImportRequest } from './request.ts';
 
 /**
- * Changes dated before the system's latest change sort behind the position
- * of every client that has followed the system's changes past that date.
+ * Changes dated before the system's latest effective date (its
+ * latest_effective_date: the latest date of its releases, a release that
+ * changed nothing included) sort behind the position of every client that
+ * has followed the system's changes up to that date, and behind a client that
+ * asks for its changes from that date on (`effective_from`).
  */
 export function refuseBackdating(req: ImportRequest, latest: string | null, changeCount: number): void {
   if (changeCount === 0 || req.allowBackdated) return;
   if (latest !== null && req.effectiveDate < latest) {
     throw new ImportRejected(
       (name) =>
-        `${name('effectiveDate')} ${req.effectiveDate} is before the latest change of system ${req.system} (${latest}): clients following its changes past ${latest} would never see these ${changeCount} change(s). Pass ${name('allowBackdated')} to record them anyway.`,
+        `${name('effectiveDate')} ${req.effectiveDate} is before the latest effective date of system ${req.system} (${latest}): clients following its changes from ${latest} on would never see these ${changeCount} change(s). Pass ${name('allowBackdated')} to record them anyway.`,
     );
   }
 }

@@ -68,6 +68,10 @@ export async function applyStaged(
     throw new ImportRejected(`${what}; nothing was imported`, graph.errors);
   }
   const systemLatest = await tx.latestEffectiveDate(req.system);
+  // What the back-dating guard holds an import to: the system's latest_effective_date, the
+  // latest date of its releases, one that changed nothing included (never before its latest change).
+  const releaseLatest = await tx.latestReleaseDate(req.system);
+  const guardDate = systemLatest === null || (releaseLatest !== null && releaseLatest > systemLatest) ? releaseLatest : systemLatest;
   const feedLatest = await tx.latestEffectiveDate(null);
   const backdated = systemLatest !== null && req.effectiveDate < systemLatest;
   const releaseKnown = await tx.releaseExists(req.system, req.release);
@@ -238,7 +242,7 @@ export async function applyStaged(
   progress('write', merged, merged, merged);
 
   const changes = nextId - firstId;
-  refuseBackdating(req, systemLatest, changes);
+  refuseBackdating(req, guardDate, changes);
   refuseMassRetirement(req, counts.retired, inUse);
   refuseReusedRelease(req, releaseKnown, changes);
 

@@ -34,6 +34,10 @@ export class PostgresImportTransaction implements ImportTransaction {
     return this.releases.releaseExists(system, name);
   }
 
+  latestReleaseDate(system: string): Promise<string | null> {
+    return this.releases.latestReleaseDate(system);
+  }
+
   recordRelease(release: ReleaseWrite): Promise<void> {
     return this.releases.recordRelease(release);
   }

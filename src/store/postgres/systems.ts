@@ -116,6 +116,11 @@ export class PostgresReleaseTransaction implements ReleaseTransaction {
     return (await arrays(this.client, 'SELECT 1 FROM releases WHERE system = $1 AND name = $2', [system, name])).length > 0;
   }
 
+  async latestReleaseDate(system: string): Promise<string | null> {
+    const [[latest] = [null]] = await arrays<[string | null]>(this.client, 'SELECT latest_effective_date FROM systems WHERE id = $1', [system]);
+    return latest;
+  }
+
   async recordRelease(r: ReleaseWrite): Promise<void> {
     await exec(this.client, `INSERT INTO releases (${RELEASE_WRITE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, releaseWriteValues(r));
     const c = r.codeCounts;

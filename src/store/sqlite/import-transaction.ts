@@ -33,6 +33,10 @@ export class SqliteImportTransaction implements ImportTransaction {
     return this.releases.releaseExists(system, name);
   }
 
+  latestReleaseDate(system: string): Promise<string | null> {
+    return this.releases.latestReleaseDate(system);
+  }
+
   recordRelease(release: ReleaseWrite): Promise<void> {
     return this.releases.recordRelease(release);
   }

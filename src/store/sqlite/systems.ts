@@ -103,6 +103,11 @@ export class SqliteReleaseTransaction implements ReleaseTransaction {
     return this.db.prepare('SELECT 1 AS one FROM releases WHERE system = ? AND name = ?').get(system, name) !== undefined;
   }
 
+  async latestReleaseDate(system: string): Promise<string | null> {
+    const row = this.db.prepare('SELECT latest_effective_date AS latest FROM systems WHERE id = ?').get(system) as { latest: string | null } | undefined;
+    return row?.latest ?? null;
+  }
+
   async recordRelease(r: ReleaseWrite): Promise<void> {
     this.db.prepare(`INSERT INTO releases (${RELEASE_WRITE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(...releaseWriteValues(r));
     const c = r.codeCounts;
