@@ -19,10 +19,6 @@ export const HierarchyQuery = Type.Object(
 
 export const CodeQuery = Type.Object({ as_of: Type.Optional(AsOf) }, { additionalProperties: false });
 
-export const SystemParams = Type.Object({
-  system: Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,63}$', description: 'A system name, e.g. `iso4217`.', examples: ['iso4217'] }),
-});
-
 export const BatchBody = Type.Object(
   {
     ids: Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), {

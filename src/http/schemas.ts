@@ -163,7 +163,10 @@ export const ReleaseRecord = Type.Object(
 export const PagingQuery = Type.Object({ limit: Type.Optional(Limit), cursor: Type.Optional(Cursor) }, { additionalProperties: false });
 
 export const SystemParams = Type.Object({
-  system: Type.String({ description: 'The system id, e.g. `iso4217`.', examples: ['iso4217'] }),
+  system: Type.String({
+    description: 'The system id, e.g. `iso4217`. A name no system can have (upper case, over 64 characters) is no such system: `404 system_not_found`.',
+    examples: ['iso4217'],
+  }),
 });
 
 export function PageOf<S extends TSchema>(item: S, description: string) {

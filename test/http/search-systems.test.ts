@@ -97,6 +97,16 @@ test('systems: listed by id, with counts, latest release and effective date; unk
   assertError(await ctx.get('/v1/systems/nope/releases'), 404, 'system_not_found');
 });
 
+test('a name no system can have (upper case, 65 characters, a leading "-", a space) is no such system on each of its paths', async () => {
+  for (const name of ['T1', 'a'.repeat(65), '-x', 'x%20y']) {
+    for (const path of [`/v1/systems/${name}`, `/v1/systems/${name}/releases`, `/v1/systems/${name}/roots`]) {
+      const error = assertError(await ctx.get(path), 404, 'system_not_found');
+      assert.equal(error.param, 'system', path);
+      assert.equal(error.message, `No system ${JSON.stringify(decodeURIComponent(name))}. GET /v1/systems lists the systems.`, path);
+    }
+  }
+});
+
 test('each import records a release; a release name that would change codes again is refused, one that changes nothing is not', async () => {
   await ctx.importRows([{ code: 'A', display: 'One' }], { system: 'rel', release: '1', effectiveDate: '2024-01-01' });
   await assert.rejects(

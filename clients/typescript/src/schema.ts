@@ -1574,7 +1574,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The system id, e.g. `iso4217`.
+                 * @description The system id, e.g. `iso4217`. A name no system can have (upper case, over 64 characters) is no such system: `404 system_not_found`.
                  * @example iso4217
                  */
                 system: string;
@@ -1903,7 +1903,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The system id, e.g. `iso4217`.
+                 * @description The system id, e.g. `iso4217`. A name no system can have (upper case, over 64 characters) is no such system: `404 system_not_found`.
                  * @example iso4217
                  */
                 system: string;
@@ -4099,7 +4099,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description A system name, e.g. `iso4217`.
+                 * @description The system id, e.g. `iso4217`. A name no system can have (upper case, over 64 characters) is no such system: `404 system_not_found`.
                  * @example iso4217
                  */
                 system: string;

@@ -13,8 +13,8 @@ import type { RawPage } from '../../domain/pages.ts';
 import { effectiveLimit, filterBinding, pageEnvelope, positionAfter, rejectLooseLimit, type Collection } from '../pagination.ts';
 import { checkParameterValues } from '../parameter-errors.ts';
 import { NAVIGATION_EXAMPLES } from '../navigation-examples.ts';
-import { HierarchyQuery, SystemParams } from '../navigation-schemas.ts';
-import { CodeIdParams, CodeRecord, PageOf, errorResponses, okResponse } from '../schemas.ts';
+import { HierarchyQuery } from '../navigation-schemas.ts';
+import { CodeIdParams, CodeRecord, PageOf, SystemParams, errorResponses, okResponse } from '../schemas.ts';
 import { sendAndKeep, sendKeptAnswer } from '../kept-answers.ts';
 import { bodyFor, type RouteDeps } from './v1-types.ts';
 
