@@ -1,7 +1,7 @@
 /** TypeBox schemas of the navigation endpoints: hierarchy, as_of and the batch lookup. */
 import { Type } from 'typebox';
 import { CODE_STATUSES } from '../domain/records.ts';
-import { BATCH_MAX_IDS } from '../services/navigation.ts';
+import { BATCH_ID_MAX_LENGTH, BATCH_MAX_IDS } from '../services/navigation.ts';
 import { CodeRecord, Cursor, Limit } from './schemas.ts';
 
 export const AsOf = Type.String({
@@ -21,7 +21,7 @@ export const CodeQuery = Type.Object({ as_of: Type.Optional(AsOf) }, { additiona
 
 export const BatchBody = Type.Object(
   {
-    ids: Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), {
+    ids: Type.Array(Type.String({ minLength: 1, maxLength: BATCH_ID_MAX_LENGTH }), {
       minItems: 1,
       maxItems: BATCH_MAX_IDS,
       description: `1 to ${BATCH_MAX_IDS} code ids, \`{system}:{code}\` (not percent-encoded: they are JSON strings).`,

@@ -11,6 +11,8 @@ import type { CatalogStore } from './catalog.ts';
 import { systemNotFound } from './systems.ts';
 
 export const BATCH_MAX_IDS = 200;
+/** The longest id a batch takes, in characters (Unicode code points). */
+export const BATCH_ID_MAX_LENGTH = 1024;
 
 function codeNotFound(id: string, asOf: string | null, existsNow = false): ApiError {
   const message =

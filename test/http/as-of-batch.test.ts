@@ -135,6 +135,20 @@ describe('POST /v1/codes/batch', () => {
     assert.equal((await post({ ids: Array.from({ length: 200 }, (_, i) => `t:${i}`) })).statusCode, 200, '200 ids is the maximum, not beyond it');
   });
 
+  test('a bad id is named by its index and its rule: the length rule for an id too long', async () => {
+    const RULE = 'ids must be an array of 1 to 200 code ids (strings such as "iso4217:EUR")';
+    const message = async (payload: unknown) => error(await post(payload), 400, 'invalid_parameter', 'ids').message as string;
+    assert.equal(await message({ ids: ['a'.repeat(1025)] }), `${RULE}; ids[0] is 1025 characters long, and an id has at most 1024.`);
+    assert.equal(await message({ ids: ['t:A', 't:B', 'x'.repeat(5000)] }), `${RULE}; ids[2] is 5000 characters long, and an id has at most 1024.`);
+    // Characters as the schema's maxLength counts them: code points, not UTF-16 units.
+    assert.equal(await message({ ids: ['😀'.repeat(1025)] }), `${RULE}; ids[0] is 1025 characters long, and an id has at most 1024.`);
+    assert.deepEqual(ok(await post({ ids: ['a'.repeat(1024), '😀'.repeat(1024)] })).not_found, ['a'.repeat(1024), '😀'.repeat(1024)]);
+    assert.equal(await message({ ids: ['t:A', ''] }), `${RULE}; ids[1] is empty.`);
+    assert.equal(await message({ ids: [1, 't:A'] }), `${RULE}; ids[0] is a number, not a string.`);
+    assert.equal(await message({ ids: ['t:A', null] }), `${RULE}; ids[1] is null, not a string.`);
+    assert.equal(await message({ ids: ['t:A', { id: 't:B' }] }), `${RULE}; ids[1] is an object, not a string.`);
+  });
+
   test('other methods are 405 with Allow: POST', async () => {
     const res = await ctx.request({ method: 'GET', url: '/v1/codes/batch' });
     error(res, 405, 'method_not_allowed');

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../errors.ts';
 import { isIsoDate } from '../../domain/records.ts';
-import { BATCH_MAX_IDS, batchCodes } from '../../services/navigation.ts';
+import { BATCH_ID_MAX_LENGTH, BATCH_MAX_IDS, batchCodes } from '../../services/navigation.ts';
 import { BODY_LIMIT, requireJsonBody } from '../body-errors.ts';
 import { NAVIGATION_EXAMPLES } from '../navigation-examples.ts';
 import { BatchBody, BatchResult } from '../navigation-schemas.ts';
@@ -15,6 +15,27 @@ import { JSON_TYPE, type RouteDeps } from './v1-types.ts';
 
 const FIELDS = ['ids', 'as_of'];
 const IDS_RULE = `ids must be an array of 1 to ${BATCH_MAX_IDS} code ids (strings such as "iso4217:EUR")`;
+
+/** How many characters a string holds: Unicode code points, as the schema's maxLength counts them. */
+function characters(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+/** A JSON value that is not a string, as a message names it. */
+const kindOf = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+
+/** What is wrong with the id at index i, or null. */
+function idProblem(id: unknown, i: number): string | null {
+  if (typeof id !== 'string') return `ids[${i}] is ${kindOf(id)}, not a string`;
+  if (id.length === 0) return `ids[${i}] is empty`;
+  // Code points never outnumber UTF-16 units: counted only where they can pass the limit.
+  if (id.length > BATCH_ID_MAX_LENGTH && characters(id) > BATCH_ID_MAX_LENGTH)
+    return `ids[${i}] is ${characters(id)} characters long, and an id has at most ${BATCH_ID_MAX_LENGTH}`;
+  return null;
+}
 
 /**
  * preValidation hook: the body's first problem, named by its field. It runs
@@ -44,8 +65,10 @@ function bodyProblem(request: FastifyRequest): ApiError | null {
   const { ids, as_of: asOf } = fields;
   if (!Array.isArray(ids)) return new ApiError('invalid_parameter', `The body has no ids: ${IDS_RULE}.`, { param: 'ids' });
   if (ids.length === 0 || ids.length > BATCH_MAX_IDS) return new ApiError('invalid_parameter', `${IDS_RULE}; got ${ids.length}.`, { param: 'ids' });
-  if (!ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 1024))
-    return new ApiError('invalid_parameter', `${IDS_RULE}; every id must be a non-empty string.`, { param: 'ids' });
+  for (const [i, id] of ids.entries()) {
+    const problem = idProblem(id, i);
+    if (problem !== null) return new ApiError('invalid_parameter', `${IDS_RULE}; ${problem}.`, { param: 'ids' });
+  }
   if (asOf !== undefined && (typeof asOf !== 'string' || !isIsoDate(asOf))) {
     return new ApiError('invalid_parameter', 'as_of must be a calendar date written YYYY-MM-DD, such as 2024-06-25.', { param: 'as_of' });
   }
