@@ -46,6 +46,13 @@ function quoted(value: unknown): string {
   return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
 }
 
+const DATE_RULE = 'must be a calendar date written YYYY-MM-DD, such as 2024-06-25';
+
+/** invalid_parameter for a date that is none (as_of, effective_from…; in a query or a body alike): the rule, and the value as sent. */
+export function invalidDate(param: string, sent: unknown): ApiError {
+  return new ApiError('invalid_parameter', `The ${param} parameter ${DATE_RULE}; got ${quoted(sent)}.`, { param });
+}
+
 /** `GET /v1/codes/{code_id}/changes`: the endpoint as the reference names it, from its method and route. */
 export function endpointLabel(method: string, url: string): string {
   return `${method} ${url.replace(/:(\w+)/g, '{$1}')}`;
@@ -88,10 +95,11 @@ export function validationError(errors: AjvError[], request: FastifyRequest): Ap
   const param = first?.instancePath.replace(/^\//, '').split('/')[0] || undefined;
   if (param === undefined) return new ApiError('invalid_parameter', `The request ${first?.message ?? 'is invalid'}.`);
   if (param === 'limit') return new ApiError('invalid_parameter', LIMIT_RULE, { param });
-  const sent = quoted((request.query as Record<string, unknown> | undefined)?.[param] ?? (request.params as Record<string, unknown> | undefined)?.[param]);
+  const value = (request.query as Record<string, unknown> | undefined)?.[param] ?? (request.params as Record<string, unknown> | undefined)?.[param];
+  if (first?.keyword === 'format' && first.params.format === 'date') return invalidDate(param, value);
+  const sent = quoted(value);
   let rule = first?.message ?? 'is invalid';
-  if (first?.keyword === 'format' && first.params.format === 'date') rule = 'must be a calendar date written YYYY-MM-DD, such as 2024-06-25';
-  else if (first?.keyword === 'enum') rule = `must be one of: ${(first.params.allowedValues as string[]).join(', ')}`;
+  if (first?.keyword === 'enum') rule = `must be one of: ${(first.params.allowedValues as string[]).join(', ')}`;
   else if (first?.keyword === 'pattern' && param === 'system') {
     rule = 'must be a system name: lower-case letters, digits, ".", "_" or "-", starting with a letter or digit, at most 64 characters';
   }

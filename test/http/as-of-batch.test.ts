@@ -149,6 +149,17 @@ describe('POST /v1/codes/batch', () => {
     assert.equal(await message({ ids: ['t:A', { id: 't:B' }] }), `${RULE}; ids[1] is an object, not a string.`);
   });
 
+  test("a bad as_of is answered as the query string's is, echoing the value", async () => {
+    for (const bad of ['2024-02-30', '2024-6-1', 'yesterday', '']) {
+      const inQuery = error(await ctx.get(`/v1/codes/t:A?as_of=${bad}`), 400, 'invalid_parameter', 'as_of').message as string;
+      const inBody = error(await post({ ids: ['t:A'], as_of: bad }), 400, 'invalid_parameter', 'as_of').message as string;
+      assert.equal(inBody, inQuery);
+      assert.equal(inBody, `The as_of parameter must be a calendar date written YYYY-MM-DD, such as 2024-06-25; got ${JSON.stringify(bad)}.`);
+    }
+    const notText = error(await post({ ids: ['t:A'], as_of: 20240225 }), 400, 'invalid_parameter', 'as_of').message as string;
+    assert.equal(notText, 'The as_of parameter must be a calendar date written YYYY-MM-DD, such as 2024-06-25; got "20240225".');
+  });
+
   test('other methods are 405 with Allow: POST', async () => {
     const res = await ctx.request({ method: 'GET', url: '/v1/codes/batch' });
     error(res, 405, 'method_not_allowed');

@@ -8,6 +8,7 @@ import { ApiError } from '../../errors.ts';
 import { isIsoDate } from '../../domain/records.ts';
 import { BATCH_ID_MAX_LENGTH, BATCH_MAX_IDS, batchCodes } from '../../services/navigation.ts';
 import { BODY_LIMIT, requireJsonBody } from '../body-errors.ts';
+import { invalidDate } from '../parameter-errors.ts';
 import { NAVIGATION_EXAMPLES } from '../navigation-examples.ts';
 import { BatchBody, BatchResult } from '../navigation-schemas.ts';
 import { NoQuery, errorResponses, okResponse } from '../schemas.ts';
@@ -69,9 +70,7 @@ function bodyProblem(request: FastifyRequest): ApiError | null {
     const problem = idProblem(id, i);
     if (problem !== null) return new ApiError('invalid_parameter', `${IDS_RULE}; ${problem}.`, { param: 'ids' });
   }
-  if (asOf !== undefined && (typeof asOf !== 'string' || !isIsoDate(asOf))) {
-    return new ApiError('invalid_parameter', 'as_of must be a calendar date written YYYY-MM-DD, such as 2024-06-25.', { param: 'as_of' });
-  }
+  if (asOf !== undefined && (typeof asOf !== 'string' || !isIsoDate(asOf))) return invalidDate('as_of', asOf);
   return null;
 }
 
