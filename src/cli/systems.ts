@@ -62,9 +62,7 @@ export async function systemsCommand(args: string[], deps: () => Promise<Deps>):
       const fields: SystemFields = {};
       for (const name of ['name', 'description', 'url', 'publisher', 'license'] as const) {
         const value = values[name];
-        if (value === undefined) continue;
-        if (name === 'name') fields.name = value;
-        else fields[name] = value === '' ? null : value;
+        if (value !== undefined) fields[name] = value === '' ? null : value;
       }
       const system = await setSystemFields(store, positionals[0]!, fields, new Date(), admin.afterChange);
       out.result(systemRecord(system), `system ${system.id} saved\n${describe(system)}`);

@@ -18,7 +18,8 @@ export interface ChangeCounts {
 
 /** The fields an operator sets; null clears one. */
 export interface SystemFields {
-  name?: string;
+  /** null: no name of its own, so the name is the id again (the name is never null). */
+  name?: string | null;
   description?: string | null;
   url?: string | null;
   publisher?: string | null;

@@ -120,7 +120,7 @@ export const SystemRecord = Type.Object(
   {
     object: Type.Literal('system'),
     id: Type.String({ description: 'The system, as in code ids (`{system}:{code}`).', examples: ['iso4217'] }),
-    name: Type.String({ description: 'Its name; the id until the operator sets one.' }),
+    name: Type.String({ description: 'Its name; the id until the operator sets one, and again once the operator clears it.' }),
     description: nullableText('What it codes; null until set.'),
     url: nullableText("The publisher's page for it; null until set."),
     publisher: nullableText('Who publishes it; null until set.'),

@@ -115,8 +115,8 @@ export async function allReleases(store: Store, system: string, pageSize = 500):
 const MAX_FIELD_LENGTH = 2000;
 
 /**
- * Sets an operator's descriptive fields of a system; an empty value clears one
- * (the name cannot be cleared). Running servers keep systems in their read
+ * Sets an operator's descriptive fields of a system; null clears one (a
+ * cleared name is the id again, as before it was set). Running servers keep systems in their read
  * cache: afterChange (AdminDeps') returns once every one of them will answer
  * the change on its next request.
  */
@@ -131,11 +131,12 @@ export async function setSystemFields(
     if (typeof value === 'string' && (value.length > MAX_FIELD_LENGTH || !value.isWellFormed()))
       throw new InvalidRequest(`--${name} must be well-formed text of at most ${MAX_FIELD_LENGTH} characters`);
   }
-  if (fields.name !== undefined && fields.name.trim() === '') throw new InvalidRequest('--name cannot be empty');
+  if (typeof fields.name === 'string' && fields.name.trim() === '')
+    throw new InvalidRequest('--name cannot be only white space: give a name, or an empty value (--name "") to make the name the id again');
   if (fields.url !== undefined && fields.url !== null && !/^https?:\/\/\S+$/.test(fields.url))
     throw new InvalidRequest(`--url must be an http(s) URL (got "${fields.url}")`);
   if (Object.keys(fields).length === 0) throw new InvalidRequest('nothing to set: give at least one of --name, --description, --url, --publisher, --license');
-  const updated = await store.systems.updateSystem(id, fields, now.toISOString());
+  const updated = await store.systems.updateSystem(id, { ...fields, name: fields.name === null ? id : fields.name }, now.toISOString());
   if (updated === null) throw new InvalidRequest(`no system "${id}"; a system exists once a release of it has been imported`);
   await afterChange();
   return updated;

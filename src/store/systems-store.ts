@@ -14,8 +14,8 @@ export interface SystemsStore {
   getSystem(id: string): Promise<SystemInfo | null>;
   /** Up to limit releases of the system after the import-order position, in import order. */
   pageReleases(system: string, afterSeq: number | null, limit: number): Promise<ReleaseInfo[]>;
-  /** Sets the given fields; null when there is no such system. */
-  updateSystem(id: string, fields: SystemFields, now: string): Promise<SystemInfo | null>;
+  /** Sets the given fields (a name is never null: a cleared one is the id); null when there is no such system. */
+  updateSystem(id: string, fields: SystemFields & { name?: string }, now: string): Promise<SystemInfo | null>;
 }
 
 /** What an import needs of releases, inside its transaction. */

@@ -56,10 +56,26 @@ test('systems set names and describes a system; an empty value clears a field; b
     [['systems', 'set', 'nope', '--name', 'x'], /no system "nope"/],
     [['systems', 'set', 'greek', '--url', 'ftp://x'], /--url must be an http\(s\) URL/],
     [['systems', 'set', 'greek'], /nothing to set/],
+    [
+      ['systems', 'set', 'greek', '--name', '  '],
+      /--name cannot be only white space: give a name, or an empty value \(--name ""\) to make the name the id again/,
+    ],
     [['systems', 'show', 'nope'], /no system "nope"/],
   ] as const) {
     const r = await runCli(db, [...args]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, message);
   }
+});
+
+test('systems set --name "" clears the name: the name is the id again, as before it was set', async () => {
+  const named = await cliJson<Record<string, unknown>>(db, ['systems', 'set', 'greek', '--name', 'Greek letters', '--description', 'Letters', '--json']);
+  assert.deepEqual([named.name, named.description], ['Greek letters', 'Letters']);
+  const cleared = await runCli(db, ['systems', 'set', 'greek', '--name', '', '--description', '']);
+  assert.equal(cleared.code, 0, cleared.stderr);
+  assert.match(cleared.stdout, /^system greek saved\n/);
+  const shown = await cliJson<Record<string, unknown>>(db, ['systems', 'show', 'greek', '--json']);
+  assert.deepEqual([shown.name, shown.description], ['greek', null]);
+  const listed = await runCli(db, ['systems', 'list']);
+  assert.match(listed.stdout, /^greek\s+greek\s+/m, 'the NAME column shows the id');
 });

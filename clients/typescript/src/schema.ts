@@ -1330,7 +1330,7 @@ export interface operations {
                              * @example iso4217
                              */
                             id: string;
-                            /** @description Its name; the id until the operator sets one. */
+                            /** @description Its name; the id until the operator sets one, and again once the operator clears it. */
                             name: string;
                             /** @description What it codes; null until set. */
                             description: string | null;
@@ -1630,7 +1630,7 @@ export interface operations {
                          * @example iso4217
                          */
                         id: string;
-                        /** @description Its name; the id until the operator sets one. */
+                        /** @description Its name; the id until the operator sets one, and again once the operator clears it. */
                         name: string;
                         /** @description What it codes; null until set. */
                         description: string | null;

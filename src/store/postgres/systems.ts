@@ -96,7 +96,7 @@ export class PostgresSystemsStore implements SystemsStore {
     return found.map(releaseFromRow);
   }
 
-  async updateSystem(id: string, fields: SystemFields, now: string): Promise<SystemInfo | null> {
+  async updateSystem(id: string, fields: SystemFields & { name?: string }, now: string): Promise<SystemInfo | null> {
     const names = SYSTEM_FIELDS.filter((name) => fields[name] !== undefined);
     const sets = [...names.map((name, i) => `${name} = $${i + 1}`), `updated_at = $${names.length + 1}`];
     // One statement: the row and the access version that tells cached copies of it to go (see access-version.ts).

@@ -85,7 +85,7 @@ export class SqliteSystemsStore extends SqliteStatements implements SystemsStore
     return found.map((r) => releaseFromRow(r as Record<string, unknown>));
   }
 
-  async updateSystem(id: string, fields: SystemFields, now: string): Promise<SystemInfo | null> {
+  async updateSystem(id: string, fields: SystemFields & { name?: string }, now: string): Promise<SystemInfo | null> {
     const names = SYSTEM_FIELDS.filter((name) => fields[name] !== undefined);
     const sets = [...names.map((name) => `${name} = ?`), 'updated_at = ?'];
     await this.write(`UPDATE systems SET ${sets.join(', ')} WHERE id = ?`, ...names.map((name) => fields[name]!), now, id);
