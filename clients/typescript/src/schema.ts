@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * Search codes
-         * @description Codes matching `q`, case- and accent-insensitive (`sao tome` finds São Tomé), as you type (`diab mell` finds Diabetes mellitus). Results come in four groups: the code equals q; the code starts with q (by code); the display starts with q (by display); every other match (in the order the codes were first imported). Each group is read in that fixed order, so paging has no depth limit and a deep page costs what the first one costs. Codes that an import adds during a walk never disturb it, but a code whose display or definition an import revises during a walk may change group, and so appear twice or not at all (see Paging with cursors).
+         * @description Codes matching `q`, case- and accent-insensitive (`sao tome` finds São Tomé), as you type (`diab mell` finds Diabetes mellitus). Results come in four groups: the code equals q; the code starts with q (by code); the display starts with q (by display); every other match (in the order the codes were first imported). Each group is read in that fixed order, so paging has no depth limit and a deep page costs what the first one costs. Codes that an import adds during a walk never disturb it, but a code whose display an import revises during a walk may change group, and so appear twice or not at all (see Paging with cursors).
          */
         get: operations["searchCodes"];
         put?: never;
@@ -214,7 +214,7 @@ export interface paths {
         };
         /**
          * List every code above a code
-         * @description Every code above this one, nearest first: by the length of the shortest path to it, then by id. Parents form a graph, not a tree: a code with two parents is a child of each. Codes that an import adds during a walk never disturb it, but one whose distance an import changes during a walk (by revising parents) may appear twice or not at all (see Paging with cursors).
+         * @description Every code above this one, nearest first: by the length of the shortest path to it, then by id. Parents form a graph, not a tree: a code with two parents is a child of each. Codes that an import adds during a walk never disturb it, but an import that changes parents along the way during a walk may change an ancestor's distance, and so make it appear twice or not at all (see Paging with cursors).
          */
         get: operations["listAncestors"];
         put?: never;

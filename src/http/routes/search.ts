@@ -56,7 +56,7 @@ export async function searchRoutes(parent: FastifyInstance, { store, cursors, bo
           'Codes matching `q`, case- and accent-insensitive (`sao tome` finds São Tomé), as you type (`diab mell` finds Diabetes mellitus). ' +
           'Results come in four groups: the code equals q; the code starts with q (by code); the display starts with q (by display); every other match (in the order the codes were first imported). ' +
           'Each group is read in that fixed order, so paging has no depth limit and a deep page costs what the first one costs. ' +
-          'Codes that an import adds during a walk never disturb it, but a code whose display or definition an import revises during a walk may change group, and so appear twice or not at all (see Paging with cursors).',
+          'Codes that an import adds during a walk never disturb it, but a code whose display an import revises during a walk may change group, and so appear twice or not at all (see Paging with cursors).',
         tags: ['codes'],
         querystring: SearchQuery,
         response: { 200: okResponse(PageOf(CodeRecord, 'A page of matching codes.'), EXAMPLES.searchPage), ...errorResponses('codes.search') },
