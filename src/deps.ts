@@ -55,11 +55,23 @@ export interface DepsOptions {
   processMetrics?: boolean;
   /** A store already opened on config.database (tests inject faults through a subclass); closed with the deps. */
   store?: Store;
+  /**
+   * The server: an SQLite database or activity file that can be opened only read-only stops the
+   * start with DatabaseNotWritable (a server that could record no usage must not serve). The CLI's
+   * commands that only read work on such a file.
+   */
+  writable?: boolean;
 }
 
-export async function openStore(config: Config, onIdleError?: (error: Error) => void): Promise<Store> {
+/** writable: SQLite's (see DepsOptions). */
+export async function openStore(config: Config, onIdleError?: (error: Error) => void, sqlite: { writable?: boolean } = {}): Promise<Store> {
   if (config.database.kind === 'sqlite')
-    return new SqliteStore({ path: config.database.path, mmapBytes: config.sqliteMmapBytes, pagesOnThread: config.sqlitePagesOnThread });
+    return new SqliteStore({
+      path: config.database.path,
+      mmapBytes: config.sqliteMmapBytes,
+      pagesOnThread: config.sqlitePagesOnThread,
+      writable: sqlite.writable,
+    });
   // Loaded only when configured: the embedded default never pays for pg.
   const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
   const { url, poolSize, connectTimeoutMs, statementTimeoutMs } = config.database;
@@ -87,10 +99,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   };
   const store =
     options.store ??
-    (await openStore(config, (error) => {
-      metrics.storeError('database');
-      warn('a database connection failed while idle; the pool reconnects', error);
-    }));
+    (await openStore(
+      config,
+      (error) => {
+        metrics.storeError('database');
+        warn('a database connection failed while idle; the pool reconnects', error);
+      },
+      { writable: options.writable },
+    ));
   let redis: RedisLimiter | null = null;
   try {
     await store.access.seedPlans(DEFAULT_PLANS);

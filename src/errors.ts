@@ -107,5 +107,15 @@ export class DatabaseFileError extends Error {
   override name = 'DatabaseFileError';
 }
 
+/**
+ * A database file the process cannot write: SQLite opened it read-only (the
+ * file, its -wal or -shm, or their folder are not writable for the user the
+ * process runs as, or the file is immutable). Its message is one line naming
+ * the file and the fix; the operator's to fix, never a bug.
+ */
+export class DatabaseNotWritable extends Error {
+  override name = 'DatabaseNotWritable';
+}
+
 /** Seconds a client should wait before retrying while a store is down. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;

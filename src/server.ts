@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig, refuseInMemoryDatabase, type Config } from './config.ts';
-import { DatabaseFileError, InvalidRequest, StoreUnavailableError } from './errors.ts';
+import { DatabaseFileError, DatabaseNotWritable, InvalidRequest, StoreUnavailableError } from './errors.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { buildApp } from './http/app.ts';
 import { loadDemo } from './services/demo.ts';
@@ -34,6 +34,7 @@ async function start(): Promise<void> {
     onFlushError: (err) => log.error({ err }, 'could not write usage counts; will retry'),
     onWarning: (msg, err) => log.warn({ err }, msg),
     processMetrics: true,
+    writable: true,
   });
   const app = await buildApp(deps, { logger: { level: config.logLevel } });
   log = app.log;
@@ -145,7 +146,13 @@ async function demoAccess(deps: Deps, log: FastifyBaseLogger): Promise<string | 
 }
 
 start().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof ServerAlreadyRunning || error instanceof ListenError || error instanceof DatabaseFileError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof ServerAlreadyRunning ||
+    error instanceof ListenError ||
+    error instanceof DatabaseFileError ||
+    error instanceof DatabaseNotWritable
+  ) {
     process.stderr.write(`codebook: ${error.message}\n`);
   } else if (error instanceof StoreUnavailableError) {
     // The database is down, or its name, role or password in DATABASE_URL is wrong: the operator's to fix, not a bug.

@@ -6,11 +6,13 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { DatabaseNotWritable } from '../../errors.ts';
 import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store } from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
 import { activityPath, attachActivity } from './activity.ts';
 import { explainUnopenable } from './unopenable.ts';
 import { alreadyExists, partialFiles, partialPath, placeWithoutReplacing, removeLeftovers, syncFile, syncFolder } from './backup-files.ts';
+import { isReadOnly, notWritable, refuseReadOnly } from './read-only.ts';
 import { SqliteAccessStore } from './access-store.ts';
 import { SqliteKeyLifeStore } from './key-life-store.ts';
 import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
@@ -67,7 +69,17 @@ export interface SqliteStoreOptions {
   pagesOnThread?: boolean;
   /** Batches of this many ids or more are read on the batch reader's thread (tests set it to see both ways); default BATCH_THREAD_MIN_IDS. */
   batchThreadMinIds?: number;
+  /**
+   * true (the server): a database or activity file that SQLite could open only read-only stops the
+   * opening with DatabaseNotWritable, instead of a server that serves and records nothing. The CLI
+   * leaves it false: its commands that only read work on a file they may not write.
+   */
+  writable?: boolean;
 }
+
+/** What each file holds, for the line that says it cannot be written. */
+const MAIN_HOLDS = 'its codes, keys, organisations, accounts and settings';
+const ACTIVITY_HOLDS = "the usage counts, the limit counters, the request log and each key's last use";
 
 /** Below this many ids a batch is read on the event loop (see batch-reader.ts). */
 const BATCH_THREAD_MIN_IDS = 32;
@@ -136,12 +148,19 @@ export class SqliteStore extends SqliteStatements implements Store {
     // activity file's), every few seconds; 100 pages take ~2.5 ms. Imports keep the default on their
     // own connection.
     this.db.exec(`PRAGMA wal_autocheckpoint = ${SERVER_CHECKPOINT_PAGES}`);
+    // The import's connection (withImport) does not attach it: its BEGIN IMMEDIATE would lock this file too.
     try {
-      // The import's connection (withImport) does not attach it: its BEGIN IMMEDIATE would lock this file too.
       attachActivity(this.db, options.path);
+      if (options.writable === true && options.path !== ':memory:') {
+        refuseReadOnly(this.db, 'main', options.path, MAIN_HOLDS);
+        refuseReadOnly(this.db, 'activity', activityPath(options.path), ACTIVITY_HOLDS);
+      }
       migrateSqlite(this.db);
     } catch (error) {
       this.db.close();
+      if (error instanceof DatabaseNotWritable) throw error;
+      // A read-only activity file that lacks its tables fails at their creation, before the test.
+      if (options.writable === true && isReadOnly(error)) throw notWritable(activityPath(options.path), ACTIVITY_HOLDS, error);
       throw explainUnopenable([options.path, activityPath(options.path)], error);
     }
     const sql = new SqliteSql(this.db);
