@@ -61,16 +61,23 @@ export interface DepsOptions {
    * commands that only read work on such a file.
    */
   writable?: boolean;
+  /** Operator notices that are no warning: the request log's file can be written again after it could not. Default: none. */
+  onNotice?: (message: string) => void;
 }
 
-/** writable: SQLite's (see DepsOptions). */
-export async function openStore(config: Config, onIdleError?: (error: Error) => void, sqlite: { writable?: boolean } = {}): Promise<Store> {
+/** writable, onNotice: SQLite's (see DepsOptions). */
+export async function openStore(
+  config: Config,
+  onIdleError?: (error: Error) => void,
+  sqlite: { writable?: boolean; onNotice?: (message: string) => void } = {},
+): Promise<Store> {
   if (config.database.kind === 'sqlite')
     return new SqliteStore({
       path: config.database.path,
       mmapBytes: config.sqliteMmapBytes,
       pagesOnThread: config.sqlitePagesOnThread,
       writable: sqlite.writable,
+      onNotice: sqlite.onNotice,
     });
   // Loaded only when configured: the embedded default never pays for pg.
   const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
@@ -105,7 +112,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
         metrics.storeError('database');
         warn('a database connection failed while idle; the pool reconnects', error);
       },
-      { writable: options.writable },
+      { writable: options.writable, onNotice: options.onNotice },
     ));
   let redis: RedisLimiter | null = null;
   try {

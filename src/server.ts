@@ -22,17 +22,20 @@ async function start(): Promise<void> {
     "cannot be served: every import (the demo data's, `codebook import`'s) writes through a connection of its own, which would see another, empty database",
   );
   // Until the app's logger exists (Redis may be found missing while connecting), warnings go to stderr.
-  let log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void } = {
+  let log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void; info(obj: object, msg: string): void } = {
     error: (_obj, msg) => process.stderr.write(`codebook: ${msg}\n`),
     warn: (_obj, msg) => process.stderr.write(`codebook: warning: ${msg}\n`),
+    info: (_obj, msg) => process.stderr.write(`codebook: ${msg}\n`),
   };
   // Before anything touches the database: a second server that would count the limits alone must not start at all.
   const lock = await lockDatabase(config, (err) =>
     log.warn({ err }, 'the connection holding the server lock broke: serving on, but another server without REDIS_URL could now start beside this one'),
   );
   const deps = await createDeps(config, {
-    onFlushError: (err) => log.error({ err }, 'could not write usage counts; will retry'),
+    // A file that cannot be written is the operator's to fix, reported once per outage in its own words, without a stack.
+    onFlushError: (err) => (err instanceof DatabaseNotWritable ? log.error({}, err.message) : log.error({ err }, 'could not write usage counts; will retry')),
     onWarning: (msg, err) => log.warn({ err }, msg),
+    onNotice: (msg) => log.info({}, msg),
     processMetrics: true,
     writable: true,
   });

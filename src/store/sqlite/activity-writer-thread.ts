@@ -10,20 +10,52 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { RequestBatch, type PackedRequests } from '../../domain/request-batch.ts';
 import { isBusy } from './busy.ts';
+import { isReadOnly, sqliteReason } from './read-only.ts';
 import { insertRequests } from './request-log-insert.ts';
 import { WRITER_NICE, type ActivityWriterInit, type PruneOrder, type WriteRequest, type WriteResponse } from './activity-writer.ts';
 import { pruneRequestLog } from '../sql/request-log-prune.ts';
 import type { SqlValue } from '../sql/sql.ts';
 
 const { path, busyTimeoutMs, checkpointPages } = workerData as ActivityWriterInit;
-// Never created (mode=rw): the store's connection made the file and its tables before any append.
-const url = pathToFileURL(path);
-url.searchParams.set('mode', 'rw');
-const db = new DatabaseSync(url);
-db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-db.exec('PRAGMA synchronous = NORMAL');
-// The WAL is copied into the file here, after this thread's commits, not by the event loop's next commit of counts.
-db.exec(`PRAGMA wal_autocheckpoint = ${checkpointPages}`);
+
+function open(): DatabaseSync {
+  // Never created (mode=rw): the store's connection made the file and its tables before any append.
+  const url = pathToFileURL(path);
+  url.searchParams.set('mode', 'rw');
+  const opened = new DatabaseSync(url);
+  try {
+    opened.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    opened.exec('PRAGMA synchronous = NORMAL');
+    // The WAL is copied into the file here, after this thread's commits, not by the event loop's next commit of counts.
+    opened.exec(`PRAGMA wal_autocheckpoint = ${checkpointPages}`);
+  } catch (error) {
+    opened.close();
+    throw error;
+  }
+  return opened;
+}
+
+/**
+ * The thread's connection; null once a write found it read-only. SQLite opens a file it may
+ * not write (at the moment of the open) read-only, silently, and the connection stays so: it is
+ * closed, and opened again for the next message, until one can write (read-only.ts).
+ */
+let db: DatabaseSync | null = open();
+
+function connection(): DatabaseSync {
+  return (db ??= open());
+}
+
+/** Closes a connection that could not write; the next message opens another. */
+function reopenLater(): void {
+  statements.clear();
+  try {
+    db?.close();
+  } catch {
+    // Closed already, or closing failed: either way it is not used again.
+  }
+  db = null;
+}
 
 /**
  * The log can wait; the requests cannot. On Linux a thread has a nice value of its own
@@ -44,14 +76,21 @@ yieldToTheEventLoop();
 function append(request: { seq: number; batch: PackedRequests }): WriteResponse {
   // Decoded before the lock is taken: the event loop's own writes to the file wait for none of it.
   const entries = RequestBatch.unpack(request.batch).entries();
+  let conn: DatabaseSync | null = null;
   try {
-    db.exec('BEGIN IMMEDIATE');
-    insertRequests(db, entries);
-    db.exec('COMMIT');
+    conn = connection();
+    conn.exec('BEGIN IMMEDIATE');
+    insertRequests(conn, entries);
+    conn.exec('COMMIT');
     return { seq: request.seq, written: true };
   } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
+    if (conn?.isTransaction === true) conn.exec('ROLLBACK');
     if (isBusy(error)) return { seq: request.seq, written: false };
+    // Opened read-only, or not opened at all (conn null): nothing written, tried again on a new connection.
+    if (conn === null || isReadOnly(error)) {
+      reopenLater();
+      return { seq: request.seq, unwritable: sqliteReason(error) };
+    }
     return { seq: request.seq, error: error instanceof Error ? error.message : String(error) };
   }
 }
@@ -59,7 +98,7 @@ function append(request: { seq: number; batch: PackedRequests }): WriteResponse 
 const statements = new Map<string, StatementSync>();
 const statement = (query: string): StatementSync => {
   let prepared = statements.get(query);
-  if (prepared === undefined) statements.set(query, (prepared = db.prepare(query)));
+  if (prepared === undefined) statements.set(query, (prepared = connection().prepare(query)));
   return prepared;
 };
 
@@ -80,6 +119,11 @@ async function prune(seq: number, order: PruneOrder): Promise<WriteResponse> {
     return { seq, written: true };
   } catch (error) {
     if (isBusy(error)) return { seq, written: false };
+    // Not done here: the caller prunes on the event loop; the next message opens another connection.
+    if (db === null || isReadOnly(error)) {
+      reopenLater();
+      return { seq, written: false };
+    }
     return { seq, error: error instanceof Error ? error.message : String(error) };
   }
 }

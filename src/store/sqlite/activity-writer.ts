@@ -16,8 +16,17 @@
  * event loop instead, and so are the appends of the next RESTART_DELAY_MS,
  * before another thread starts: nothing it was sent is lost, and a batch it
  * had committed in the instant before it died, unanswered, is written twice.
+ *
+ * A thread whose connection cannot write the file (SQLite opened it
+ * read-only, see read-only.ts) closes it and opens another for the next
+ * batch; meanwhile its batches come back unwritten and wait for the next
+ * flush, like those of a locked file. The first of an outage rejects with
+ * DatabaseNotWritable (the caller logs it), the others answer false, and the
+ * first batch written after it tells onNotice: one line at each end of the
+ * outage, however many flushes it lasts.
  */
 import type { PackedRequests, RequestBatch } from '../../domain/request-batch.ts';
+import { DatabaseNotWritable } from '../../errors.ts';
 import { AnsweringThread, type Unanswered } from './answering-thread.ts';
 import { noteWrite } from './read-turn.ts';
 
@@ -47,15 +56,8 @@ export interface PruneOrder {
 /** An append of a batch, or a prune. */
 export type WriteRequest = { seq: number; batch: PackedRequests } | { seq: number; prune: PruneOrder };
 
-export type WriteResponse = { seq: number; written: boolean } | { seq: number; error: string };
-
-/** A response as whether the batch was written, or the error it reports. */
-function written(response: WriteResponse): boolean {
-  if ('error' in response) throw new Error(`the request log's append failed: ${response.error}`);
-  // Read back at once on the event loop's connection (read-turn.ts).
-  if (response.written) noteWrite();
-  return response.written;
-}
+/** unwritable: the thread's connection could not write the file (SQLite's reason); it opens another for the next message. */
+export type WriteResponse = { seq: number; written: boolean } | { seq: number; error: string } | { seq: number; unwritable: string };
 
 /** The thread: it answers whether each batch was written (or prune done), and keeps the batch (or null) beside its message. */
 type WriterThread = AnsweringThread<WriteRequest, WriteResponse, boolean, RequestBatch | null>;
@@ -67,11 +69,37 @@ export class ActivityWriter {
   private seq = 0;
   private restartAt = 0;
   private closed = false;
+  private readonly onNotice: (message: string) => void;
+  /** Whether the thread could not write the file at its last try (an outage reported, its end not yet). */
+  private unwritable = false;
 
-  /** onEventLoop: the same append on the store's own connection, while no thread runs. */
-  constructor(init: ActivityWriterInit, onEventLoop: (batch: RequestBatch) => boolean) {
+  /** onEventLoop: the same append on the store's own connection, while no thread runs; onNotice: told when an outage ends. */
+  constructor(init: ActivityWriterInit, onEventLoop: (batch: RequestBatch) => boolean, onNotice: (message: string) => void = () => undefined) {
     this.init = init;
     this.onEventLoop = onEventLoop;
+    this.onNotice = onNotice;
+  }
+
+  /** A response as whether the batch was written, or the error it reports (at most one per outage, see the top of this file). */
+  private read(response: WriteResponse): boolean {
+    if ('error' in response) throw new Error(`the request log's append failed: ${response.error}`);
+    if ('unwritable' in response) {
+      if (this.unwritable) return false;
+      this.unwritable = true;
+      throw new DatabaseNotWritable(
+        `the request log's writer cannot write ${this.init.path} (${response.unwritable}): its entries wait in memory, ` +
+          'and are written as soon as the file can be written; give the user the server runs as write access to it, its -wal and -shm files and their folder',
+      );
+    }
+    if (response.written) {
+      // Read back at once on the event loop's connection (read-turn.ts).
+      noteWrite();
+      if (this.unwritable) {
+        this.unwritable = false;
+        this.onNotice(`the request log's writer can write ${this.init.path} again: the entries that waited are being written`);
+      }
+    }
+    return response.written;
   }
 
   /** Appends the batch in one transaction; false, nothing written, while the file is locked. */
@@ -133,7 +161,7 @@ export class ActivityWriter {
         deadlineMs: ANSWER_DEADLINE_MS,
         name: "the request log's writer thread",
       },
-      written,
+      (response) => this.read(response),
       (thread, error, unanswered) => this.gone(thread, error, unanswered),
     );
     return this.thread;

@@ -17,15 +17,17 @@ export class SqliteKeyLifeStore extends SqlKeyLifeStore {
   /** Null for an in-memory database, which no other connection can reach: appended on the event loop. */
   private readonly writer: ActivityWriter | null;
 
-  /** activityFile: the activity file's path, for the writer thread's own connection (null: in memory). */
-  constructor(db: DatabaseSync, options: { activityFile: string | null; checkpointPages: number }) {
+  /** activityFile: the activity file's path, for the writer thread's own connection (null: in memory); onNotice: see ActivityWriter. */
+  constructor(db: DatabaseSync, options: { activityFile: string | null; checkpointPages: number; onNotice?: (message: string) => void }) {
     super(new SqliteSql(db));
     this.db = db;
     this.writer =
       options.activityFile === null
         ? null
-        : new ActivityWriter({ path: options.activityFile, busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS, checkpointPages: options.checkpointPages }, (batch) =>
-            this.appendOnEventLoop(batch),
+        : new ActivityWriter(
+            { path: options.activityFile, busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS, checkpointPages: options.checkpointPages },
+            (batch) => this.appendOnEventLoop(batch),
+            options.onNotice,
           );
   }
 

@@ -75,6 +75,8 @@ export interface SqliteStoreOptions {
    * leaves it false: its commands that only read work on a file they may not write.
    */
   writable?: boolean;
+  /** Told when the request log's writer thread can write the activity file again after it could not (read-only.ts). */
+  onNotice?: (message: string) => void;
 }
 
 /** What each file holds, for the line that says it cannot be written. */
@@ -169,6 +171,7 @@ export class SqliteStore extends SqliteStatements implements Store {
     this.keyLife = new SqliteKeyLifeStore(this.db, {
       activityFile: options.path === ':memory:' ? null : activityPath(options.path),
       checkpointPages: SERVER_CHECKPOINT_PAGES,
+      onNotice: options.onNotice,
     });
     this.systems = new SqliteSystemsStore(this.db);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
