@@ -18,8 +18,8 @@ import { childEnv } from '../helpers/cli.ts';
 import { makeAllWritable, makeUnwritable, makeWritable, skipUnlessUnwritable } from '../helpers/unwritable.ts';
 import { ROOT, serversOnOneFile, type ServerProcess } from './processes.ts';
 
-const { dir, db, start } = serversOnOneFile('codebook-read-only-');
-const skip = skipUnlessUnwritable(dir);
+const skip = skipUnlessUnwritable();
+const { db, start } = serversOnOneFile('codebook-read-only-');
 
 async function get(s: ServerProcess, key: string): Promise<number> {
   const res = await fetch(`${s.baseUrl}/v1/codes?limit=1`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });

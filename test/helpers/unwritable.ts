@@ -9,7 +9,8 @@
  * reason, except under CI (requiredInCi), where they must run.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requiredInCi } from './services.ts';
 
@@ -54,11 +55,14 @@ export function canOpenForWriting(file: string): boolean {
 }
 
 /**
- * The `skip` option for tests that make files in dir unwritable: false when it works there
- * (tried on a file of its own: taken away, a write open refused, given back), else the reason.
+ * The `skip` option for tests that make files unwritable in the system's temporary folder, where
+ * the test folders are: false when it works there (tried on a file of its own in a folder of its
+ * own: taken away, a write open refused, given back), else the reason. Called before the tests
+ * make their folders: under CI it throws, and the file's tests and hooks do not run.
  */
-export function skipUnlessUnwritable(dir: string): string | false {
-  const probe = join(dir, 'unwritable-probe');
+export function skipUnlessUnwritable(): string | false {
+  const dir = mkdtempSync(join(tmpdir(), 'codebook-unwritable-'));
+  const probe = join(dir, 'probe');
   const how = asRoot ? 'chattr +i (this process runs as root, where a file mode stops no write)' : 'chmod a-w';
   let works = false;
   let why = '';
@@ -72,10 +76,10 @@ export function skipUnlessUnwritable(dir: string): string | false {
   } finally {
     try {
       makeWritable(probe);
-      rmSync(probe, { force: true });
+      rmSync(dir, { recursive: true, force: true });
     } catch {
       // The probe stays behind; the reason is reported below.
     }
   }
-  return requiredInCi(works, `cannot make a file unwritable in ${dir} with ${how}: ${why}`);
+  return requiredInCi(works, `cannot make a file unwritable in ${tmpdir()} with ${how}: ${why}`);
 }

@@ -19,8 +19,8 @@ import { SqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/sql
 import { tempDir } from '../helpers/context.ts';
 import { canOpenForWriting, makeAllWritable, makeUnwritable, makeWritable, skipUnlessUnwritable } from '../helpers/unwritable.ts';
 
+const skip = skipUnlessUnwritable();
 const dir = tempDir('codebook-read-only-');
-const skip = skipUnlessUnwritable(dir);
 after(() => {
   makeAllWritable();
   rmSync(dir, { recursive: true, force: true });
