@@ -12,7 +12,8 @@ import type { Exposure, LoggedRequest, NewExposure, OrgSettings, RequestLogQuery
 export type { Exposure, ExposureVia, LoggedRequest, NewExposure, OrgSettings, RequestLogEntry, RequestLogQuery } from '../domain/key-life-records.ts';
 export { DEFAULT_ORG_SETTINGS } from '../domain/key-life-records.ts';
 
-export interface KeyLifeStore {
+/** Keys' expiries and rolls, exposures and organisation settings: the part a transaction may write (Store.withTransaction). */
+export interface KeyRecordStore {
   /** Sets when the key stops working, unless it is revoked or already ends sooner. Returns whether it changed. */
   shortenExpiry(keyId: string, expiresAt: string): Promise<boolean>;
   /** Records that a key was rolled: its successor, and when. */
@@ -29,7 +30,10 @@ export interface KeyLifeStore {
 
   /** Usage of an organisation's keys from the day `fromDay` (inclusive, YYYY-MM-DD) on. */
   usageSince(orgId: string, fromDay: string): Promise<UsageRow[]>;
+}
 
+/** The above, and the request log. */
+export interface KeyLifeStore extends KeyRecordStore {
   /** Appends requests, in one transaction. Returns false, writing nothing, while the database is busy. */
   appendRequests(batch: RequestBatch): Promise<boolean>;
   /**

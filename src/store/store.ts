@@ -13,7 +13,7 @@ import type { CodeSearchQuery, SearchKey } from './search-walk.ts';
 import type { ReleaseTransaction, SystemsStore } from './systems-store.ts';
 import type { AccessStore, UsageStore } from './access-store.ts';
 import type { DashboardStore } from './dashboard-store.ts';
-import type { KeyLifeStore } from './key-life-store.ts';
+import type { KeyLifeStore, KeyRecordStore } from './key-life-store.ts';
 import type { NavigationStore, NavigationWriter } from './navigation-store.ts';
 
 export type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
@@ -98,6 +98,17 @@ export interface ImportTransaction extends ReleaseTransaction {
   readonly navigation: NavigationWriter;
 }
 
+/**
+ * What one Store.withTransaction() may read and write: plans, organisations
+ * and keys, dashboard users and the audit log, keys' expiries, rolls,
+ * exposures and organisation settings. Reads see the transaction's own writes.
+ */
+export interface WriteTransaction {
+  readonly access: AccessStore;
+  readonly dashboard: DashboardStore;
+  readonly keyLife: KeyRecordStore;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Plans, organisations and API keys. */
@@ -129,6 +140,17 @@ export interface Store {
    * processes and instances): all of it commits, or none of it.
    */
   withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T>;
+
+  /**
+   * Runs fn in one transaction: everything it writes through tx commits when
+   * it resolves, and none of it when it throws or the process dies first. A
+   * change and its audit entry are written this way, so that neither is ever
+   * stored without the other. fn must reach the database only through tx (a
+   * write beside it would not be part of the transaction), and must not wait
+   * on anything slow: other writers wait for it (on SQLite, every other
+   * writer of the file).
+   */
+  withTransaction<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
 
   /** A value kept in the database, e.g. the generated cursor secret. */
   getSetting(key: string): Promise<string | null>;

@@ -102,6 +102,71 @@ export function subStoreSuite(name: string, open: OpenStore): void {
       });
     });
 
+    test('a transaction commits all it wrote or none of it, and takes in nothing written beside it', async () => {
+      await withStore(open, async (store) => {
+        await withOrgAndKey(store);
+        await store.usage.addUsage([], new Map([['key_1', '2026-03-15T12:00:05.000Z']]));
+        const second = { id: 'key_2', orgId: 'org_1', hash: 'hash2', displayPrefix: 'svc_live_efgh', name: 'second', mode: 'live' as const, createdAt: T };
+        const entry = (action: string) => ({ orgId: 'org_1', actor: 'operator', action, target: 't', at: T });
+        const settings = { autoRevokeExposed: true, requestLogDays: 2, requestLogMax: 100 };
+        const unchanged = async (why: string) => {
+          assert.equal(await store.access.getKey('key_2'), null, `${why}: no key`);
+          assert.equal((await store.access.getKey('key_1'))!.revokedAt, null, `${why}: not revoked`);
+          assert.deepEqual(await store.keyLife.getOrgSettings('org_1'), { autoRevokeExposed: false, requestLogDays: 7, requestLogMax: 10_000 }, why);
+          assert.deepEqual(await store.dashboard.listAudit('org_1', 10), [], `${why}: no audit entry`);
+        };
+
+        // A throw after writes to every part: none of them is kept.
+        let begun!: () => void;
+        let release!: () => void;
+        const inside = new Promise<void>((resolve) => (begun = resolve));
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const failing = store.withTransaction(async (tx) => {
+          await tx.access.insertKey(second);
+          assert.equal((await tx.access.getKey('key_2'))!.name, 'second', 'read back inside');
+          const revoked = (await tx.access.revokeKey('key_1', T))!;
+          assert.deepEqual([revoked.revokedNow, revoked.key.lastUsedAt], [true, '2026-03-15T12:00:05.000Z'], 'with its last use');
+          await tx.keyLife.setOrgSettings('org_1', settings);
+          await tx.dashboard.addAudit(entry('key.created'));
+          begun();
+          await gate;
+          throw new Error('the audit entry could not be written');
+        });
+        await inside;
+        // Another request meanwhile: it sees nothing of the transaction, and what it writes is its own.
+        assert.equal(await store.access.getKey('key_2'), null, 'not seen before the commit');
+        const nonce = store.dashboard.useNonce('n1', T, '2000-01-01T00:00:00.000Z');
+        assert.equal(await store.usage.writeCounters([{ orgId: 'org_1', window: 'month:2026-03', count: 5 }], []), true, 'counts are not held back');
+        release();
+        await assert.rejects(failing, /could not be written/);
+        assert.equal(await nonce, true);
+        await unchanged('after a throw');
+        assert.equal(await store.dashboard.useNonce('n1', T, '2000-01-01T00:00:00.000Z'), false, 'the write beside it was kept');
+
+        // A statement the database refuses, after the audit entry: the entry goes too.
+        await assert.rejects(
+          store.withTransaction(async (tx) => {
+            await tx.dashboard.addAudit(entry('key.created'));
+            await tx.access.revokeKey('key_1', T);
+            await tx.access.insertKey({ ...second, id: 'key_1' });
+          }),
+        );
+        await unchanged('after a refused statement');
+
+        const result = await store.withTransaction(async (tx) => {
+          await tx.access.insertKey(second);
+          await tx.dashboard.addAudit(entry('key.created'));
+          return 'committed';
+        });
+        assert.equal(result, 'committed');
+        assert.equal((await store.access.getKey('key_2'))!.name, 'second');
+        assert.deepEqual(
+          (await store.dashboard.listAudit('org_1', 10)).map((e) => e.action),
+          ['key.created'],
+        );
+      });
+    });
+
     test('usage: counters and daily usage by key, for one month', async () => {
       await withStore(open, async (store) => {
         await withOrgAndKey(store);

@@ -8,12 +8,13 @@
  */
 import type pg from 'pg';
 import { serversSharingLimits } from './server-lock.ts';
-import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store } from '../store.ts';
+import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store, WriteTransaction } from '../store.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { PostgresAccessStore } from './access-store.ts';
 import { PostgresKeyLifeStore } from './key-life-store.ts';
 import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
 import { toRawPage } from '../sql/raw-page.ts';
+import { transactionOver } from '../sql/transaction.ts';
 import { jsonText, type JsonText } from '../../domain/json-text.ts';
 import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
 import { PostgresSql } from './sql.ts';
@@ -31,6 +32,7 @@ import {
   LOCK_KEY_SQL,
   rows,
   storeError,
+  transaction,
   withOwnConnection,
   type PoolOptions,
   type Queryable,
@@ -200,6 +202,11 @@ export class PostgresStore implements Store {
     for (const listener of this.importListeners) await listener();
     if (codesWritten >= ANALYZE_AFTER_CODES) await analyzeAfterImport(this.pool);
     return result;
+  }
+
+  /** On a pooled connection (bound by the statement timeout), READ COMMITTED as every other write. */
+  async withTransaction<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T> {
+    return transaction(this.pool, (client) => fn(transactionOver(new PostgresSql(client))));
   }
 
   async getSetting(key: string): Promise<string | null> {

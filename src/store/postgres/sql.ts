@@ -1,11 +1,10 @@
 /**
  * PostgreSQL's side of the shared queries (../sql/sql.ts): `?` placeholders
  * numbered `$1, $2, …` (once per SQL text), byte order by COLLATE "C",
- * booleans as they are, on the store's pool.
+ * booleans as they are, on the store's pool (or a transaction's connection).
  */
-import type pg from 'pg';
 import type { Row, Sql, SqlValue } from '../sql/sql.ts';
-import { exec, rows } from './pg-client.ts';
+import { exec, rows, type Queryable } from './pg-client.ts';
 
 const numbered = new Map<string, string>();
 
@@ -21,9 +20,9 @@ function numberPlaceholders(sql: string): string {
 }
 
 export class PostgresSql implements Sql {
-  private readonly pool: pg.Pool;
+  private readonly pool: Queryable;
 
-  constructor(pool: pg.Pool) {
+  constructor(pool: Queryable) {
     this.pool = pool;
   }
 

@@ -2,7 +2,9 @@
  * The KeyLifeStore written once for both backends over their Sql (see
  * sql.ts). Only the append of a batch to the request log differs (SQLite
  * must never wait for the write lock there; PostgreSQL appends the batch as
- * one statement), so each backend's class supplies that one method.
+ * one statement), so each backend's class supplies that one method. The
+ * records of keys' life without the request log (SqlKeyRecords) are what a
+ * transaction writes (transaction.ts).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppendLimits, RequestBatch } from '../../domain/request-batch.ts';
@@ -12,6 +14,7 @@ import {
   DEFAULT_ORG_SETTINGS,
   type Exposure,
   type KeyLifeStore,
+  type KeyRecordStore,
   type LoggedRequest,
   type NewExposure,
   type OrgSettings,
@@ -21,16 +24,12 @@ import { flag } from './row-mappers.ts';
 import { pruneRequestLog } from './request-log-prune.ts';
 import type { Sql, SqlValue } from './sql.ts';
 
-export abstract class SqlKeyLifeStore implements KeyLifeStore {
+export class SqlKeyRecords implements KeyRecordStore {
   protected readonly sql: Sql;
 
   constructor(sql: Sql) {
     this.sql = sql;
   }
-
-  /** Appends the batch whole; false when it could not be written now (the caller keeps it for later). */
-  abstract appendRequests(batch: RequestBatch): Promise<boolean>;
-  abstract readonly appendLimits: AppendLimits;
 
   async shortenExpiry(keyId: string, expiresAt: string): Promise<boolean> {
     const n = await this.sql.run('UPDATE api_keys SET expires_at = ? WHERE id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)', [
@@ -91,6 +90,12 @@ export abstract class SqlKeyLifeStore implements KeyLifeStore {
       )
     ).map(usageFromRow);
   }
+}
+
+export abstract class SqlKeyLifeStore extends SqlKeyRecords implements KeyLifeStore {
+  /** Appends the batch whole; false when it could not be written now (the caller keeps it for later). */
+  abstract appendRequests(batch: RequestBatch): Promise<boolean>;
+  abstract readonly appendLimits: AppendLimits;
 
   async pageRequests(q: RequestLogQuery): Promise<{ entries: LoggedRequest[]; hasMore: boolean }> {
     const where = ['org_id = ?'];

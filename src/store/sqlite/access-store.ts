@@ -10,13 +10,15 @@ import { SqlAccessStore } from '../sql/access-queries.ts';
 import { writeActivity } from './busy.ts';
 import type { SqliteSql } from './sql.ts';
 
+/** A key's last use, for the key row `k`: in the activity file since schema 15. */
+export const SQLITE_LAST_USED_AT = '(SELECT u.at FROM key_last_used u WHERE u.key_id = k.id) AS last_used_at';
+
 export class SqliteAccessStore extends SqlAccessStore implements UsageStore {
   private readonly db: DatabaseSync;
   private readonly statements: SqliteSql;
 
   constructor(sql: SqliteSql) {
-    // Each key's last use is in the activity file since schema 15.
-    super(sql, '(SELECT u.at FROM key_last_used u WHERE u.key_id = k.id) AS last_used_at');
+    super(sql, SQLITE_LAST_USED_AT);
     this.db = sql.db;
     this.statements = sql;
   }

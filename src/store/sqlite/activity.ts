@@ -24,6 +24,7 @@
  * copied.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { pathToFileURL } from 'node:url';
 
 /** The file beside the database: `codebook.db` → `codebook.db.activity` (with its own -wal and -shm). */
 export function activityPath(databasePath: string): string {
@@ -89,6 +90,16 @@ export function attachActivity(db: DatabaseSync, databasePath: string): void {
   db.exec('PRAGMA activity.journal_mode = WAL');
   db.exec('PRAGMA activity.synchronous = NORMAL');
   db.exec(ACTIVITY_SCHEMA);
+}
+
+/**
+ * Attaches the activity file read-only, for a connection that reads it but
+ * writes the main file alone (a transaction's, see SqliteStore.withTransaction):
+ * its BEGIN IMMEDIATE then locks the main file only, never holding back the
+ * counts and the request log. The file exists: the store's connection made it.
+ */
+export function attachActivityReadOnly(db: DatabaseSync, databasePath: string): void {
+  db.prepare('ATTACH DATABASE ? AS activity').run(`${pathToFileURL(activityPath(databasePath)).href}?mode=ro`);
 }
 
 function mainHas(db: DatabaseSync, table: string): boolean {

@@ -7,15 +7,16 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { DatabaseNotWritable } from '../../errors.ts';
-import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store } from '../store.ts';
+import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store, WriteTransaction } from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
-import { activityPath, attachActivity } from './activity.ts';
+import { activityPath, attachActivity, attachActivityReadOnly } from './activity.ts';
 import { explainUnopenable } from './unopenable.ts';
 import { alreadyExists, partialFiles, partialPath, placeWithoutReplacing, removeLeftovers, syncFile, syncFolder } from './backup-files.ts';
 import { isReadOnly, notWritable, refuseReadOnly } from './read-only.ts';
-import { SqliteAccessStore } from './access-store.ts';
+import { SQLITE_LAST_USED_AT, SqliteAccessStore } from './access-store.ts';
 import { SqliteKeyLifeStore } from './key-life-store.ts';
 import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
+import { transactionOver } from '../sql/transaction.ts';
 import { pageChanges, pageCodes, type Arrays } from './pages.ts';
 import { jsonText, type JsonText } from '../../domain/json-text.ts';
 import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
@@ -311,6 +312,51 @@ export class SqliteStore extends SqliteStatements implements Store {
       }
     } finally {
       db.close();
+    }
+  }
+
+  /**
+   * On a connection of its own, as an import: the server's connection serves
+   * every request in flight, and a transaction left open on it across an
+   * await would take in what they read and write meanwhile. BEGIN IMMEDIATE
+   * takes the file's write lock before the first statement (waiting on
+   * timers, as every write does), so no statement inside waits for it or
+   * finds its snapshot stale. Only the main file is written (a transaction
+   * over both files would commit them one after the other, see activity.ts);
+   * the activity file is attached read-only for keys' last use. An in-memory
+   * database (tests: the server and the CLI refuse one) has no other
+   * connection: its own is used.
+   */
+  async withTransaction<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T> {
+    const own = this.path !== ':memory:';
+    const db = own ? this.transactionConnection() : this.db;
+    try {
+      await whenUnlocked(db, () => db.exec('BEGIN IMMEDIATE'));
+      try {
+        const result = await fn(transactionOver(new SqliteSql(db), SQLITE_LAST_USED_AT));
+        db.exec('COMMIT');
+        noteWrite();
+        // data_version would show it within a freshness window: this process's caches see it at once.
+        if (own) this.version.bump();
+        return result;
+      } catch (error) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      if (own) db.close();
+    }
+  }
+
+  private transactionConnection(): DatabaseSync {
+    const db = openDatabase(this.path, BUSY_TIMEOUT_MS, 0);
+    try {
+      db.exec('PRAGMA foreign_keys = ON');
+      attachActivityReadOnly(db, this.path);
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
     }
   }
 
