@@ -148,6 +148,12 @@ describe('exposed keys', () => {
       actions.includes('exposure key.revoked') && actions.includes('exposure key.exposed') && actions.includes('admin@strict.example settings.changed'),
       actions.join(', '),
     );
+    // One revocation, by the exposure and saying why: not a second one in the operator's name.
+    assert.deepEqual(
+      actions.filter((a) => a.endsWith(' key.revoked')),
+      ['exposure key.revoked'],
+    );
+    assert.deepEqual(actions.slice(0, 2), ['exposure key.revoked', 'exposure key.exposed'], 'newest first: exposed, then revoked');
     assert.equal((await ctx.store.access.getKey(info.id))!.revokedAt !== null, true);
   });
 

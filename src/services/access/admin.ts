@@ -19,7 +19,7 @@ import { holdsKeyShape } from '../../domain/key-shape.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { audit, OPERATOR } from '../audit.ts';
 import type { KeyRevocation } from '../../store/access-store.ts';
-import type { Store } from '../../store/store.ts';
+import type { Store, WriteTransaction } from '../../store/store.ts';
 
 export interface AdminDeps {
   store: Store;
@@ -115,19 +115,12 @@ export interface CreatedKey {
 }
 
 /** How the audit log names a key. */
-function keyLabel(k: ApiKeyInfo): string {
+export function keyLabel(k: ApiKeyInfo): string {
   return `${k.name} (${k.displayPrefix}…, ${k.mode})`;
 }
 
-/** Creates a key and records it in the audit log as done by actor (a user's email; the CLI's operator by default). */
-export async function createKey(
-  deps: AdminDeps,
-  org: Organisation,
-  mode: KeyMode,
-  name: string,
-  options: { expiresAt?: string | null; actor?: string } = {},
-): Promise<CreatedKey> {
-  const actor = options.actor ?? OPERATOR;
+/** A new key for the organisation, its name and mode checked, not stored yet: storeKey stores it. */
+export async function makeKey(deps: AdminDeps, org: Organisation, mode: KeyMode, name: string, expiresAt: string | null): Promise<CreatedKey> {
   const trimmed = name.trim();
   if (trimmed.length > MAX_KEY_NAME) throw new InvalidRequest(`key name must be at most ${MAX_KEY_NAME} characters`);
   // A name is shown in the dashboard, the audit log and the operator's terminal, where an escape sequence would act.
@@ -148,27 +141,52 @@ export async function createKey(
     createdAt: new Date(deps.now()).toISOString(),
     revokedAt: null,
     lastUsedAt: null,
-    expiresAt: options.expiresAt ?? null,
+    expiresAt,
   };
-  await deps.store.access.insertKey({ ...info, hash: hashSecret(key) });
-  await audit(deps, org.id, actor, 'key.created', `${keyLabel(info)}${info.expiresAt === null ? '' : `, expires ${info.expiresAt}`}`);
+  return { key, info };
+}
+
+/** Stores a key made by makeKey, and its entry in the audit log, in the caller's transaction. */
+export async function storeKey(tx: WriteTransaction, deps: AdminDeps, { key, info }: CreatedKey, actor: string): Promise<void> {
+  await tx.access.insertKey({ ...info, hash: hashSecret(key) });
+  await audit(tx, deps, info.orgId, actor, 'key.created', `${keyLabel(info)}${info.expiresAt === null ? '' : `, expires ${info.expiresAt}`}`);
+}
+
+/**
+ * Creates a key and records it in the audit log as done by actor (a user's
+ * email; the CLI's operator by default), in one transaction: a key is never
+ * stored without its entry (nor its entry without the key).
+ */
+export async function createKey(
+  deps: AdminDeps,
+  org: Organisation,
+  mode: KeyMode,
+  name: string,
+  options: { expiresAt?: string | null; actor?: string } = {},
+): Promise<CreatedKey> {
+  const created = await makeKey(deps, org, mode, name, options.expiresAt ?? null);
+  await deps.store.withTransaction((tx) => storeKey(tx, deps, created, options.actor ?? OPERATOR));
   deps.onChange?.();
   await deps.afterChange?.();
-  return { key, info };
+  return created;
 }
 
 /**
  * Revokes a key; with org given, only a key of that organisation (the
  * dashboard's case). Revoking a revoked key changes nothing and says so
  * (revokedNow false) and records nothing: the audit log holds one revocation,
- * by actor (a user's email; the CLI's operator by default).
+ * by actor (a user's email; the CLI's operator by default), written in the
+ * revocation's transaction.
  */
 export async function revokeKey(deps: AdminDeps, keyId: string, org?: Organisation, actor = OPERATOR): Promise<KeyRevocation> {
   const existing = await deps.store.access.getKey(keyId);
   if (!existing || (org && existing.orgId !== org.id)) throw new InvalidRequest(`no key "${keyId}"`);
-  const revocation = (await deps.store.access.revokeKey(keyId, new Date(deps.now()).toISOString()))!;
+  const revocation = await deps.store.withTransaction(async (tx) => {
+    const done = (await tx.access.revokeKey(keyId, new Date(deps.now()).toISOString()))!;
+    if (done.revokedNow) await audit(tx, deps, done.key.orgId, actor, 'key.revoked', keyLabel(done.key));
+    return done;
+  });
   if (revocation.revokedNow) {
-    await audit(deps, revocation.key.orgId, actor, 'key.revoked', keyLabel(revocation.key));
     deps.onChange?.();
     await deps.afterChange?.();
   }

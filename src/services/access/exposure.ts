@@ -10,7 +10,7 @@ import { keyState } from '../../domain/key-life.ts';
 import type { ApiKeyInfo, Organisation } from '../../domain/access.ts';
 import type { Exposure, ExposureVia } from '../../store/key-life-store.ts';
 import { audit } from '../audit.ts';
-import { revokeKey, type AdminDeps } from './admin.ts';
+import { keyLabel, type AdminDeps } from './admin.ts';
 import { hashSecret } from './api-keys.ts';
 
 export const VIA_TEXT: Record<ExposureVia, string> = {
@@ -62,20 +62,22 @@ export class ExposureWatch {
     if (this.recent.size >= MAX_REMEMBERED) this.recent.clear();
     this.recent.set(seen, now);
     const settings = await deps.store.keyLife.getOrgSettings(found.org.id);
-    let revoked = false;
-    if (settings.autoRevokeExposed) revoked = (await revokeKey(deps, found.key.id)).revokedNow;
     const at = new Date(now).toISOString();
-    await deps.store.keyLife.addExposure({ keyId: found.key.id, orgId: found.org.id, via: where.via, at, address: where.address, route: where.route, revoked });
     const k = found.key;
-    await audit(
-      deps,
-      found.org.id,
-      'exposure',
-      'key.exposed',
-      `${k.name} (${k.displayPrefix}…, ${k.mode}) sent ${VIA_TEXT[where.via]} from ${where.address} on ${where.route}`,
-    );
-    if (revoked)
-      await audit(deps, found.org.id, 'exposure', 'key.revoked', `${k.name} (${k.displayPrefix}…, ${k.mode}): revoked automatically after it was exposed`);
+    const label = keyLabel(k);
+    // The revocation, the exposure and their audit entries: all of them, or none.
+    const revoked = await deps.store.withTransaction(async (tx) => {
+      const revokedNow = settings.autoRevokeExposed && (await tx.access.revokeKey(k.id, at))?.revokedNow === true;
+      await tx.keyLife.addExposure({ keyId: k.id, orgId: found.org.id, via: where.via, at, address: where.address, route: where.route, revoked: revokedNow });
+      await audit(tx, deps, found.org.id, 'exposure', 'key.exposed', `${label} sent ${VIA_TEXT[where.via]} from ${where.address} on ${where.route}`);
+      // One revocation in the log, saying why: the exposure revoked it, not the operator.
+      if (revokedNow) await audit(tx, deps, found.org.id, 'exposure', 'key.revoked', `${label}: revoked automatically after it was exposed`);
+      return revokedNow;
+    });
+    if (revoked) {
+      deps.onChange?.();
+      await deps.afterChange?.();
+    }
   }
 }
 

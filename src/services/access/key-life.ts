@@ -4,7 +4,7 @@
  * checked when a request is authenticated (see isExpired), so a key ends at
  * its moment on every instance with no process running then; a change of a
  * key's expiry drops cached lookups like a revocation does. Each operation
- * records its own audit entry.
+ * records its own audit entry, in the transaction of its change.
  */
 import { EXPIRY_DAYS, GRACE_NAMES, GRACE_PERIODS, keyState, type GracePeriod } from '../../domain/key-life.ts';
 import type { ApiKeyInfo, KeyMode, Organisation } from '../../domain/access.ts';
@@ -12,7 +12,7 @@ import { isIsoDate } from '../../domain/records.ts';
 import { InvalidRequest } from '../../errors.ts';
 import type { OrgSettings } from '../../store/key-life-store.ts';
 import { audit } from '../audit.ts';
-import { createKey, type AdminDeps, type CreatedKey } from './admin.ts';
+import { createKey, makeKey, storeKey, type AdminDeps, type CreatedKey } from './admin.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_EXPIRY_MS = 10 * 366 * DAY_MS;
@@ -76,6 +76,8 @@ export interface RolledKey extends CreatedKey {
  * Creates the successor of an active key (same name, mode and organisation)
  * and sets the old key to expire at the end of the grace period (sooner if it
  * already expires sooner). With org given, only a key of that organisation.
+ * The successor, the old key's end, the roll and their audit entries are
+ * written in one transaction: all of them, or none.
  */
 export async function rollKey(deps: AdminDeps, keyId: string, grace: GracePeriod, actor: string, org?: Organisation): Promise<RolledKey> {
   const old = await deps.store.access.getKey(keyId);
@@ -84,22 +86,27 @@ export async function rollKey(deps: AdminDeps, keyId: string, grace: GracePeriod
   if (state !== 'active') throw new InvalidRequest(`key ${old.displayPrefix}… is ${state}: only an active key can be rolled`);
   const owner = org ?? (await deps.store.access.getOrgById(old.orgId));
   if (!owner) throw new InvalidRequest(`no key "${keyId}"`);
-  const created = await createKey(deps, owner, old.mode, old.name, { actor });
-  const endsAt = new Date(deps.now() + GRACE_PERIODS[grace]).toISOString();
-  await deps.store.keyLife.shortenExpiry(old.id, endsAt);
-  // The expiry alone cannot say the key was rolled: a key may be created with one.
-  await deps.store.keyLife.addRoll(old.id, created.info.id, new Date(deps.now()).toISOString());
+  const created = await makeKey(deps, owner, old.mode, old.name, null);
+  const previous = await deps.store.withTransaction(async (tx) => {
+    await storeKey(tx, deps, created, actor);
+    const endsAt = new Date(deps.now() + GRACE_PERIODS[grace]).toISOString();
+    await tx.keyLife.shortenExpiry(old.id, endsAt);
+    // The expiry alone cannot say the key was rolled: a key may be created with one.
+    await tx.keyLife.addRoll(old.id, created.info.id, new Date(deps.now()).toISOString());
+    const ended = (await tx.access.getKey(old.id))!;
+    await audit(
+      tx,
+      deps,
+      owner.id,
+      actor,
+      'key.rolled',
+      `${old.name}: ${old.displayPrefix}… → ${created.info.displayPrefix}… (${old.mode}); the old key ends ${ended.expiresAt}`,
+    );
+    return ended;
+  });
   // The old key's cached lookups now hold a stale expiry: drop them everywhere before returning.
   deps.onChange?.();
   await deps.afterChange?.();
-  const previous = (await deps.store.access.getKey(old.id))!;
-  await audit(
-    deps,
-    owner.id,
-    actor,
-    'key.rolled',
-    `${old.name}: ${old.displayPrefix}… → ${created.info.displayPrefix}… (${old.mode}); the old key ends ${previous.expiresAt}`,
-  );
   return { ...created, previous };
 }
 
@@ -111,20 +118,23 @@ export async function orgSettings(deps: AdminDeps, org: Organisation): Promise<O
 }
 
 /**
- * Changes the organisation's settings. The request log keeps at most 7 days
- * and 10 000 requests; an organisation may keep less.
+ * Changes the organisation's settings, and records what changed in the audit
+ * log in the same transaction. The request log keeps at most 7 days and
+ * 10 000 requests; an organisation may keep less.
  */
 export async function updateOrgSettings(deps: AdminDeps, org: Organisation, settings: OrgSettings, actor: string): Promise<OrgSettings> {
   const { requestLogDays: days, requestLogMax: max } = settings;
   if (!Number.isSafeInteger(days) || days < 1 || days > MAX_LOG_DAYS) throw new InvalidRequest(`the request log keeps 1 to ${MAX_LOG_DAYS} days`);
   if (!Number.isSafeInteger(max) || max < 100 || max > MAX_LOG_ENTRIES) throw new InvalidRequest(`the request log keeps 100 to ${MAX_LOG_ENTRIES} requests`);
-  const before = await deps.store.keyLife.getOrgSettings(org.id);
-  await deps.store.keyLife.setOrgSettings(org.id, settings);
-  if (before.autoRevokeExposed !== settings.autoRevokeExposed) {
-    await audit(deps, org.id, actor, 'settings.changed', `revoke exposed keys automatically: ${settings.autoRevokeExposed ? 'on' : 'off'}`);
-  }
-  if (before.requestLogDays !== days || before.requestLogMax !== max) {
-    await audit(deps, org.id, actor, 'settings.changed', `request log kept for ${days} days or ${max} requests`);
-  }
+  await deps.store.withTransaction(async (tx) => {
+    const before = await tx.keyLife.getOrgSettings(org.id);
+    await tx.keyLife.setOrgSettings(org.id, settings);
+    if (before.autoRevokeExposed !== settings.autoRevokeExposed) {
+      await audit(tx, deps, org.id, actor, 'settings.changed', `revoke exposed keys automatically: ${settings.autoRevokeExposed ? 'on' : 'off'}`);
+    }
+    if (before.requestLogDays !== days || before.requestLogMax !== max) {
+      await audit(tx, deps, org.id, actor, 'settings.changed', `request log kept for ${days} days or ${max} requests`);
+    }
+  });
   return settings;
 }

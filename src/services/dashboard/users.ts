@@ -1,12 +1,14 @@
 /**
  * Dashboard users: created by the operator with a one-time link to set a
  * password, signing in with throttling by account and address, changing
- * their password, being disabled. Every change lands in the audit log.
+ * their password, being disabled. Every change lands in the audit log, in
+ * the transaction that makes it: the change and its entry, or neither.
  */
 import { randomBytes } from 'node:crypto';
 import type { Organisation } from '../../domain/access.ts';
 import { InvalidRequest } from '../../errors.ts';
 import type { User } from '../../domain/dashboard.ts';
+import type { DashboardStore } from '../../store/dashboard-store.ts';
 import type { Store } from '../../store/store.ts';
 import { hashSecret, randomAlphanumeric } from '../access/api-keys.ts';
 import { audit, OPERATOR } from '../audit.ts';
@@ -31,32 +33,35 @@ export function normaliseEmail(email: string): string {
 }
 
 /** A new one-time link token for the user; only its hash is stored. */
-async function issueLinkToken(deps: UserDeps, user: User): Promise<{ token: string; expiresAt: string }> {
+async function issueLinkToken(deps: UserDeps, dashboard: DashboardStore, user: User): Promise<{ token: string; expiresAt: string }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = iso(deps.now() + LINK_VALIDITY_MS);
-  await deps.store.dashboard.createPasswordToken(hashSecret(token), user.id, expiresAt);
+  await dashboard.createPasswordToken(hashSecret(token), user.id, expiresAt);
   return { token, expiresAt };
 }
 
 export async function createUser(deps: UserDeps, org: Organisation, email: string): Promise<{ user: User; token: string; expiresAt: string }> {
-  const user = await deps.store.dashboard.createUser({
-    id: `usr_${randomAlphanumeric(16)}`,
-    orgId: org.id,
-    email: normaliseEmail(email),
-    passwordHash: null,
-    createdAt: iso(deps.now()),
-    disabledAt: null,
+  const normalised = normaliseEmail(email);
+  return deps.store.withTransaction(async (tx) => {
+    const user = await tx.dashboard.createUser({
+      id: `usr_${randomAlphanumeric(16)}`,
+      orgId: org.id,
+      email: normalised,
+      passwordHash: null,
+      createdAt: iso(deps.now()),
+      disabledAt: null,
+    });
+    if (!user) throw new InvalidRequest(`a user with email ${normalised} already exists`);
+    await audit(tx, deps, org.id, OPERATOR, 'user.created', user.email);
+    return { user, ...(await issueLinkToken(deps, tx.dashboard, user)) };
   });
-  if (!user) throw new InvalidRequest(`a user with email ${normaliseEmail(email)} already exists`);
-  await audit(deps, org.id, OPERATOR, 'user.created', user.email);
-  return { user, ...(await issueLinkToken(deps, user)) };
 }
 
 /** A fresh one-time link for an existing user (forgotten password). Using any of the user's links voids the others. */
 export async function newPasswordLink(deps: UserDeps, email: string): Promise<{ user: User; token: string; expiresAt: string }> {
   const user = await requireUser(deps, email);
   if (user.disabledAt !== null) throw new InvalidRequest(`user ${user.email} is disabled`);
-  return { user, ...(await issueLinkToken(deps, user)) };
+  return { user, ...(await issueLinkToken(deps, deps.store.dashboard, user)) };
 }
 
 export async function requireUser(deps: UserDeps, email: string): Promise<User> {
@@ -75,27 +80,42 @@ export async function disableUser(deps: UserDeps, email: string): Promise<UserDi
   const user = await requireUser(deps, email);
   // Already disabled: the state asked for, so nothing is written again (its time and the audit log stay as they were).
   if (user.disabledAt !== null) return { user, disabledNow: false };
-  await deps.store.dashboard.disableUser(user.id, iso(deps.now()));
-  await deps.store.dashboard.deleteUserSessions(user.id);
-  await deps.store.dashboard.deletePasswordTokens(user.id);
-  await audit(deps, user.orgId, OPERATOR, 'user.disabled', user.email);
-  return { user: (await deps.store.dashboard.getUser(user.id))!, disabledNow: true };
+  const disabled = await deps.store.withTransaction(async (tx) => {
+    await tx.dashboard.disableUser(user.id, iso(deps.now()));
+    await tx.dashboard.deleteUserSessions(user.id);
+    await tx.dashboard.deletePasswordTokens(user.id);
+    await audit(tx, deps, user.orgId, OPERATOR, 'user.disabled', user.email);
+    return (await tx.dashboard.getUser(user.id))!;
+  });
+  return { user: disabled, disabledNow: true };
 }
 
 /** What a dead link says, on its page (password-links.ts) and when its form is sent. */
 export const INVALID_LINK = 'This link is not valid: it was already used, has expired, or was never issued. Ask your operator for a new one.';
 
-/** Sets the password through a one-time link token; the token works once. */
+/**
+ * Sets the password through a one-time link token; the token works once. It
+ * is used up in the transaction that sets the password: a password that could
+ * not be set leaves the link working.
+ */
 export async function setPasswordWithToken(deps: UserDeps, token: string, password: string): Promise<User> {
   checkPasswordRules(password);
-  const userId = await deps.store.dashboard.consumePasswordToken(hashSecret(token), iso(deps.now()));
+  const hash = hashSecret(token);
+  // Checked before the password is hashed: a dead link costs no scrypt work.
+  const userId = await deps.store.dashboard.passwordTokenUser(hash, iso(deps.now()));
   const user = userId === null ? null : await deps.store.dashboard.getUser(userId);
   if (!user || user.disabledAt !== null) throw new InvalidRequest(INVALID_LINK);
-  await deps.store.dashboard.setPassword(user.id, await hashPassword(password));
-  await deps.store.dashboard.deleteUserSessions(user.id);
-  // Other links the operator printed must not reset this password again.
-  await deps.store.dashboard.deletePasswordTokens(user.id);
-  await audit(deps, user.orgId, user.email, 'password.set', user.email);
+  // Hashed outside the transaction, which holds the write lock.
+  const passwordHash = await hashPassword(password);
+  await deps.store.withTransaction(async (tx) => {
+    // One UPDATE: of two uses of the same link at once, one sets the password.
+    if ((await tx.dashboard.consumePasswordToken(hash, iso(deps.now()))) !== user.id) throw new InvalidRequest(INVALID_LINK);
+    await tx.dashboard.setPassword(user.id, passwordHash);
+    await tx.dashboard.deleteUserSessions(user.id);
+    // Other links the operator printed must not reset this password again.
+    await tx.dashboard.deletePasswordTokens(user.id);
+    await audit(tx, deps, user.orgId, user.email, 'password.set', user.email);
+  });
   return user;
 }
 
@@ -105,11 +125,14 @@ export async function changePassword(deps: UserDeps, user: User, current: string
   const ok = await throttledPasswordCheck(deps, user.email, address, async () => hash !== null && (await verifyPassword(current, hash)));
   if (!ok) throw new InvalidRequest('The current password is not correct.');
   checkPasswordRules(next);
-  await deps.store.dashboard.setPassword(user.id, await hashPassword(next));
-  await deps.store.dashboard.deleteUserSessions(user.id);
-  // A link the operator printed before must not set another password over the one just chosen.
-  await deps.store.dashboard.deletePasswordTokens(user.id);
-  await audit(deps, user.orgId, user.email, 'password.changed', user.email);
+  const passwordHash = await hashPassword(next);
+  await deps.store.withTransaction(async (tx) => {
+    await tx.dashboard.setPassword(user.id, passwordHash);
+    await tx.dashboard.deleteUserSessions(user.id);
+    // A link the operator printed before must not set another password over the one just chosen.
+    await tx.dashboard.deletePasswordTokens(user.id);
+    await audit(tx, deps, user.orgId, user.email, 'password.changed', user.email);
+  });
 }
 
 /**
