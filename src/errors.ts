@@ -119,3 +119,17 @@ export class DatabaseNotWritable extends Error {
 
 /** Seconds a client should wait before retrying while a store is down. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A write gave up because another connection held the database's write lock
+ * for longer than the write waits: on SQLite, an import, which holds that
+ * lock until it commits (tens of seconds for a large file). Nothing of the
+ * write was made. The server answers 503 with Retry-After
+ * BUSY_RETRY_AFTER_SECONDS; the CLI waits as long as an import may take.
+ */
+export class DatabaseBusyError extends StoreUnavailableError {
+  override name = 'DatabaseBusyError';
+}
+
+/** Seconds a client should wait before retrying a write refused while an import was being written. */
+export const BUSY_RETRY_AFTER_SECONDS = 60;

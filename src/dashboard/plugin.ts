@@ -10,7 +10,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { Deps } from '../deps.ts';
-import { ApiError, OUTAGE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../errors.ts';
+import { ApiError, BUSY_RETRY_AFTER_SECONDS, DatabaseBusyError, OUTAGE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../errors.ts';
 import { resumeSession } from '../services/dashboard/sessions.ts';
 import { authRoutes } from './auth-routes.ts';
 import { orgRoutes } from './org-routes.ts';
@@ -58,6 +58,19 @@ function protectPage(request: FastifyRequest, reply: FastifyReply): void {
 export function dashboardErrorHandler(deps: Pick<Deps, 'metrics'>) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     protectPage(request, reply);
+    if (error instanceof DatabaseBusyError) {
+      // SQLite: an import holds the write lock until it commits; the write was not made.
+      request.log.warn({ err: error }, 'dashboard write not made: an import holds the database');
+      reply.header('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
+      return sendPage(
+        reply,
+        503,
+        messagePage(
+          'An import is being written',
+          'An import is being written to the database, and this change has to wait until it has finished. Nothing was changed: try again in a minute.',
+        ),
+      );
+    }
     if (error instanceof StoreUnavailableError) {
       deps.metrics.storeError('database');
       reply.header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));

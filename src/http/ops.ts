@@ -5,7 +5,7 @@
  * never to a misleading 401/403/429 or a 500.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, OUTAGE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../errors.ts';
+import { ApiError, BUSY_RETRY_AFTER_SECONDS, DatabaseBusyError, OUTAGE_RETRY_AFTER_SECONDS, StoreUnavailableError } from '../errors.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface OpsDeps {
@@ -61,13 +61,27 @@ export async function registerOps(app: FastifyInstance, deps: OpsDeps): Promise<
   });
 }
 
-/** Wraps the error handler: StoreUnavailableError becomes 503 service_unavailable with Retry-After. */
+/**
+ * Wraps the error handler: StoreUnavailableError becomes 503 service_unavailable with Retry-After,
+ * and so does a write an import kept waiting past its bound (DatabaseBusyError), never a 500.
+ */
 export function withOutages(
   handler: (error: unknown, request: FastifyRequest, reply: FastifyReply) => void,
   metrics: Metrics,
 ): (error: unknown, request: FastifyRequest, reply: FastifyReply) => void {
   return (error, request, reply) => {
     if (!(error instanceof StoreUnavailableError)) return handler(error, request, reply);
+    if (error instanceof DatabaseBusyError) {
+      request.log.warn({ err: error }, 'write not made: an import holds the database; answering 503');
+      handler(
+        new ApiError('service_unavailable', 'An import is being written to the database and this request could not be completed. Retry after the number of seconds in Retry-After.', {
+          headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+        }),
+        request,
+        reply,
+      );
+      return;
+    }
     metrics.storeError('database');
     request.log.warn({ err: error }, 'database unreachable: answering 503');
     handler(

@@ -19,6 +19,14 @@ import type { NavigationStore, NavigationWriter } from './navigation-store.ts';
 export type { ChangeKey, ChangePageQuery, CodePageQuery, RawPage } from '../domain/pages.ts';
 export { StoreUnavailableError } from '../errors.ts';
 
+/**
+ * How long an import waits for another import to finish, by default: longer
+ * than the largest import the README times (the 1 000 000-code snapshot, about
+ * a minute a system), with room for a slower machine. On SQLite the operator
+ * CLI's other writes wait as long for an import to commit (SqliteStoreOptions.writeWait).
+ */
+export const IMPORT_WAIT_MS = 10 * 60_000;
+
 /** The current state of one code, as the importer needs it to diff. */
 export interface StoredCode extends CodeContent {
   /** The row's key (the code_id every write of this code goes to). */

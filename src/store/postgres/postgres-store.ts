@@ -8,7 +8,16 @@
  */
 import type pg from 'pg';
 import { serversSharingLimits } from './server-lock.ts';
-import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store, WriteTransaction } from '../store.ts';
+import {
+  IMPORT_WAIT_MS,
+  type ChangeKey,
+  type ChangePageQuery,
+  type CodePageQuery,
+  type ImportTransaction,
+  type RawPage,
+  type Store,
+  type WriteTransaction,
+} from '../store.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { PostgresAccessStore } from './access-store.ts';
 import { PostgresKeyLifeStore } from './key-life-store.ts';
@@ -83,7 +92,7 @@ export class PostgresStore implements Store {
   private constructor(pool: pg.Pool, options: PostgresStoreOptions) {
     this.pool = pool;
     this.connection = options;
-    this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
+    this.importWaitMs = options.importWaitMs ?? IMPORT_WAIT_MS;
     this.searchTuning = options.searchTuning ?? {};
     this.access = this.usage = new PostgresAccessStore(pool);
     this.dashboard = new SqlDashboardStore(new PostgresSql(pool));

@@ -4,16 +4,35 @@
  * With busy_timeout set, SQLite sleeps inside the (synchronous) node:sqlite
  * call while another connection writes, and the whole process stalls: an
  * import may hold the lock for many seconds. Writes from a running process
- * instead try with busy_timeout 0 and retry on timers.
+ * instead try with busy_timeout 0 and retry on timers, for as long as their
+ * WriteWait allows: a server's request WRITE_WAIT_MS (then a 503, nothing
+ * written), an operator's command as long as an import may take.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { DatabaseBusyError } from '../../errors.ts';
 import { endReadTurn, noteWrite } from './read-turn.ts';
 
 /** busy_timeout of every connection outside these retries (reads rarely wait in WAL mode). */
 export const BUSY_TIMEOUT_MS = 5_000;
-/** How long an ordinary write (a key, a session, a setting) waits for the lock. */
+/** How long an ordinary write of the server (a key, a session, a setting) waits for the lock. */
 export const WRITE_WAIT_MS = 30_000;
+/**
+ * An ordinary write holds the lock for a few milliseconds: a write still
+ * waiting after this long waits for an import, which holds it until it commits.
+ */
+export const IMPORT_NOTICE_MS = 500;
 const SQLITE_BUSY = 5;
+
+/** How the writes of a connection wait while another connection (an import) holds the write lock. */
+export interface WriteWait {
+  /** How long a write waits before it gives up with DatabaseBusyError, in ms. */
+  waitMs: number;
+  /** Called once a write has waited IMPORT_NOTICE_MS, at most once per write (the CLI says that it waits). */
+  onWaiting?: () => void;
+}
+
+/** The server's writes: a request is answered within WRITE_WAIT_MS, with a 503 if the lock stayed held. */
+export const SERVER_WRITE_WAIT: WriteWait = { waitMs: WRITE_WAIT_MS };
 
 /** SQLITE_BUSY, or one of its extended codes. */
 export function isBusy(error: unknown): boolean {
@@ -33,21 +52,35 @@ export function tryWrite<T>(db: DatabaseSync, write: () => T): T {
   }
 }
 
-/** Runs write, retrying it on timers while another connection holds the write lock. */
+/** What a write that waited out its bound throws: nothing of it was written. */
+export function stayedLocked(waitMs: number, cause: unknown): DatabaseBusyError {
+  return new DatabaseBusyError(
+    `the database stayed locked by another writer (an import being written) for more than ${Math.round(waitMs / 1000)} s; nothing was changed: try again once the import has committed`,
+    { cause },
+  );
+}
+
+/** Runs write, retrying it on timers while another connection holds the write lock (see WriteWait). */
 export async function whenUnlocked<T>(
   db: DatabaseSync,
   write: () => T,
-  waitMs = WRITE_WAIT_MS,
-  timedOut: (cause: unknown) => Error = (cause) =>
-    new Error(`the database stayed locked by another writer for more than ${Math.round(waitMs / 1000)} s`, { cause }),
+  wait: WriteWait = SERVER_WRITE_WAIT,
+  timedOut: (cause: unknown) => Error = (cause) => stayedLocked(wait.waitMs, cause),
 ): Promise<T> {
-  const deadline = Date.now() + waitMs;
+  const started = Date.now();
+  const deadline = started + wait.waitMs;
+  let noticed = wait.onWaiting === undefined;
   for (let pause = 5; ; pause = Math.min(2 * pause, 100)) {
     try {
       return tryWrite(db, write);
     } catch (error) {
       if (!isBusy(error)) throw error;
-      if (Date.now() >= deadline) throw timedOut(error);
+      const now = Date.now();
+      if (now >= deadline) throw timedOut(error);
+      if (!noticed && now - started >= IMPORT_NOTICE_MS) {
+        noticed = true;
+        wait.onWaiting!();
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
   }

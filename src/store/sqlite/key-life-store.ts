@@ -8,7 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { EVENT_LOOP_APPEND, THREAD_APPEND, type AppendLimits, type RequestBatch } from '../../domain/request-batch.ts';
 import { SqlKeyLifeStore } from '../sql/key-life-queries.ts';
 import { ActivityWriter, WRITER_BUSY_TIMEOUT_MS } from './activity-writer.ts';
-import { writeActivity } from './busy.ts';
+import { writeActivity, type WriteWait } from './busy.ts';
 import { insertRequests } from './request-log-insert.ts';
 import { SqliteSql } from './sql.ts';
 
@@ -18,8 +18,11 @@ export class SqliteKeyLifeStore extends SqlKeyLifeStore {
   private readonly writer: ActivityWriter | null;
 
   /** activityFile: the activity file's path, for the writer thread's own connection (null: in memory); onNotice: see ActivityWriter. */
-  constructor(db: DatabaseSync, options: { activityFile: string | null; checkpointPages: number; onNotice?: (message: string) => void }) {
-    super(new SqliteSql(db));
+  constructor(
+    db: DatabaseSync,
+    options: { activityFile: string | null; checkpointPages: number; onNotice?: (message: string) => void; writeWait?: WriteWait },
+  ) {
+    super(new SqliteSql(db, options.writeWait));
     this.db = db;
     this.writer =
       options.activityFile === null

@@ -22,7 +22,7 @@ export class SqliteSql extends SqliteStatements implements Sql {
 
   async writeReturning(sql: string, params: readonly SqlValue[] = []): Promise<Row[]> {
     const statement = this.stmt(sql);
-    return (await whenUnlocked(this.db, () => statement.all(...values(params)))) as Row[];
+    return (await whenUnlocked(this.db, () => statement.all(...values(params)), this.writeWait)) as Row[];
   }
 
   /** The cached prepared statement of sql, for the writes that run inside one transaction. */

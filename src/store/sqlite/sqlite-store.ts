@@ -7,7 +7,16 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { DatabaseNotWritable } from '../../errors.ts';
-import type { ChangeKey, ChangePageQuery, CodePageQuery, ImportTransaction, RawPage, Store, WriteTransaction } from '../store.ts';
+import {
+  IMPORT_WAIT_MS,
+  type ChangeKey,
+  type ChangePageQuery,
+  type CodePageQuery,
+  type ImportTransaction,
+  type RawPage,
+  type Store,
+  type WriteTransaction,
+} from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
 import { activityPath, attachActivity, attachActivityReadOnly } from './activity.ts';
 import { explainUnopenable } from './unopenable.ts';
@@ -21,7 +30,7 @@ import { pageChanges, pageCodes, type Arrays } from './pages.ts';
 import { jsonText, type JsonText } from '../../domain/json-text.ts';
 import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
 import { SqliteSql } from './sql.ts';
-import { BUSY_TIMEOUT_MS, whenUnlocked } from './busy.ts';
+import { BUSY_TIMEOUT_MS, SERVER_WRITE_WAIT, whenUnlocked, type WriteWait } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
 import { searchSqlite } from './search.ts';
 import type { CodeSearchQuery, SearchKey, SearchTuning } from '../search-walk.ts';
@@ -50,8 +59,16 @@ export const NEW_FILE_PAGE_SIZE = 16_384;
 
 export interface SqliteStoreOptions {
   path: string;
-  /** How long an import waits for another import to finish, in ms. */
+  /** How long an import waits for another import to finish, in ms; default IMPORT_WAIT_MS. */
   importWaitMs?: number;
+  /**
+   * How every other write waits while another connection holds the write
+   * lock (an import, until it commits), and what it does once it has waited a
+   * moment. Default SERVER_WRITE_WAIT: a request is answered, with a 503 if
+   * need be, within WRITE_WAIT_MS. The operator CLI waits as long as imports
+   * wait for each other, and says so (src/deps.ts).
+   */
+  writeWait?: WriteWait;
   /** Search's limits (tests); defaults otherwise. */
   searchTuning?: SearchTuning;
   /**
@@ -139,11 +156,12 @@ export class SqliteStore extends SqliteStatements implements Store {
   private readonly importListeners: (() => Promise<void>)[] = [];
 
   constructor(options: SqliteStoreOptions) {
-    super(openDatabase(options.path, BUSY_TIMEOUT_MS, options.mmapBytes ?? SQLITE_MMAP_MAX_BYTES));
+    const writeWait = options.writeWait ?? SERVER_WRITE_WAIT;
+    super(openDatabase(options.path, BUSY_TIMEOUT_MS, options.mmapBytes ?? SQLITE_MMAP_MAX_BYTES), writeWait);
     this.path = options.path;
     this.searchTuning = options.searchTuning ?? {};
     this.searchIndex = options.searchIndex ?? true;
-    this.importWaitMs = options.importWaitMs ?? 10 * 60_000;
+    this.importWaitMs = options.importWaitMs ?? IMPORT_WAIT_MS;
     this.pageLoad = options.pagesOnThread === true ? new TurnLoad() : null;
     this.db.exec('PRAGMA foreign_keys = ON');
     // SQLite copies a WAL into its database in whichever commit crosses this many pages, on the
@@ -166,15 +184,16 @@ export class SqliteStore extends SqliteStatements implements Store {
       if (options.writable === true && isReadOnly(error)) throw notWritable(activityPath(options.path), ACTIVITY_HOLDS, error);
       throw explainUnopenable([options.path, activityPath(options.path)], error);
     }
-    const sql = new SqliteSql(this.db);
+    const sql = new SqliteSql(this.db, writeWait);
     this.access = this.usage = new SqliteAccessStore(sql);
     this.dashboard = new SqlDashboardStore(sql);
     this.keyLife = new SqliteKeyLifeStore(this.db, {
       activityFile: options.path === ':memory:' ? null : activityPath(options.path),
       checkpointPages: SERVER_CHECKPOINT_PAGES,
       onNotice: options.onNotice,
+      writeWait,
     });
-    this.systems = new SqliteSystemsStore(this.db);
+    this.systems = new SqliteSystemsStore(this.db, writeWait);
     this.dataVersion = this.db.prepare('PRAGMA data_version');
     this.dataVersion.setReturnArrays(true);
     // Outside the turn's read transaction, where data_version would not move (read-turn.ts).
@@ -436,7 +455,7 @@ function beginImmediate(db: DatabaseSync, waitMs: number): Promise<void> {
   return whenUnlocked(
     db,
     () => db.exec('BEGIN IMMEDIATE'),
-    waitMs,
+    { waitMs },
     (cause) => new Error(`another import held the import lock for more than ${Math.round(waitMs / 1000)} s`, { cause }),
   );
 }

@@ -4,7 +4,7 @@
  * lock on timers, never on the event loop (see busy.ts).
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { whenUnlocked } from './busy.ts';
+import { SERVER_WRITE_WAIT, whenUnlocked, type WriteWait } from './busy.ts';
 import { readInTurn } from './read-turn.ts';
 
 /** A LIMIT given by a bound parameter: `LIMIT ?`, `LIMIT $limit`. */
@@ -32,10 +32,13 @@ export function prepareArrays(db: DatabaseSync, sql: string): StatementSync {
 
 export class SqliteStatements {
   readonly db: DatabaseSync;
+  /** How this connection's writes wait for another connection's write lock (an import's). */
+  protected readonly writeWait: WriteWait;
   private readonly statements = new Map<string, StatementSync>();
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, writeWait: WriteWait = SERVER_WRITE_WAIT) {
     this.db = db;
+    this.writeWait = writeWait;
   }
 
   /** A cached statement, run in the turn's read transaction (read-turn.ts) unless it writes. */
@@ -63,6 +66,6 @@ export class SqliteStatements {
   /** Runs one write statement, waiting on timers while another connection (an import) holds the lock. */
   protected write(sql: string, ...params: SQLInputValue[]) {
     const statement = this.stmt(sql);
-    return whenUnlocked(this.db, () => statement.run(...params));
+    return whenUnlocked(this.db, () => statement.run(...params), this.writeWait);
   }
 }
