@@ -18,6 +18,7 @@ import { CachedCatalog } from './services/cached-catalog.ts';
 import { UsageRecorder } from './services/access/usage-recorder.ts';
 import { ExposureWatch } from './services/access/exposure.ts';
 import { RequestLogRecorder } from './services/access/request-log.ts';
+import type { WriteWait } from './store/sqlite/busy.ts';
 import { SqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 
@@ -63,13 +64,18 @@ export interface DepsOptions {
   writable?: boolean;
   /** Operator notices that are no warning: the request log's file can be written again after it could not. Default: none. */
   onNotice?: (message: string) => void;
+  /**
+   * SQLite: how writes wait while an import holds the database's write lock (default: a request's
+   * WRITE_WAIT_MS, then a 503). The operator CLI waits as long as imports wait for each other.
+   */
+  writeWait?: WriteWait;
 }
 
-/** writable, onNotice: SQLite's (see DepsOptions). */
+/** writable, onNotice, writeWait: SQLite's (see DepsOptions). */
 export async function openStore(
   config: Config,
   onIdleError?: (error: Error) => void,
-  sqlite: { writable?: boolean; onNotice?: (message: string) => void } = {},
+  sqlite: { writable?: boolean; onNotice?: (message: string) => void; writeWait?: WriteWait } = {},
 ): Promise<Store> {
   if (config.database.kind === 'sqlite')
     return new SqliteStore({
@@ -78,6 +84,7 @@ export async function openStore(
       pagesOnThread: config.sqlitePagesOnThread,
       writable: sqlite.writable,
       onNotice: sqlite.onNotice,
+      writeWait: sqlite.writeWait,
     });
   // Loaded only when configured: the embedded default never pays for pg.
   const { PostgresStore } = await import('./store/postgres/postgres-store.ts');
@@ -112,7 +119,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
         metrics.storeError('database');
         warn('a database connection failed while idle; the pool reconnects', error);
       },
-      { writable: options.writable, onNotice: options.onNotice },
+      { writable: options.writable, onNotice: options.onNotice, writeWait: options.writeWait },
     ));
   let redis: RedisLimiter | null = null;
   try {

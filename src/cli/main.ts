@@ -14,6 +14,8 @@ import { plansCommand } from './plans.ts';
 import { systemsCommand } from './systems.ts';
 import { usageCommand } from './usage.ts';
 import { usersCommand } from './users.ts';
+import { IMPORT_WAIT_MS } from '../store/store.ts';
+import type { WriteWait } from '../store/sqlite/busy.ts';
 
 type Command = (args: string[], deps: () => Promise<Deps>) => Promise<void>;
 
@@ -38,6 +40,25 @@ function usage(): string {
   return `usage: codebook COMMAND [options]\n\ncommands:\n${lines.join('\n')}\n\nSettings come from the environment (DATABASE_URL, …); see the README.`;
 }
 
+/**
+ * On SQLite an import holds the database's one write lock until it commits, a minute or more for a
+ * large file: a command's writes (a revocation, a new key, a plan) wait for it as long as another
+ * import would, saying so at once on stderr, and are made once it has committed.
+ */
+function operatorWriteWait(): WriteWait {
+  let said = false;
+  return {
+    waitMs: IMPORT_WAIT_MS,
+    onWaiting: () => {
+      if (said) return;
+      said = true;
+      process.stderr.write(
+        `codebook: waiting for the import in progress to commit (it holds the database's write lock); this command goes on once it has, or gives up after ${IMPORT_WAIT_MS / 60_000} min\n`,
+      );
+    },
+  };
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -53,7 +74,7 @@ export async function runCli(argv: string[]): Promise<number> {
       config,
       'cannot hold what a command writes: it would be gone when the command ends, and an import writes through a connection of its own, which would see another, empty database',
     );
-    return (deps = await createDeps(config));
+    return (deps = await createDeps(config, { writeWait: operatorWriteWait() }));
   };
   try {
     if (!command) throw new CliError(`unknown command "${name}" (see: codebook --help)`, 2);

@@ -44,16 +44,21 @@ export interface CliOptions {
   settings: Record<string, string>;
   cwd?: string;
   timeoutMs?: number;
+  /** Called with everything the child wrote to stderr so far, each time it writes there. */
+  onStderr?: (stderr: string) => void;
 }
 
 /** Runs `codebook ARGS`; resolves with its exit code and output, rejects when it outlives timeoutMs (it is killed). */
-export function runCodebook(args: string[], { settings, cwd = ROOT, timeoutMs = 30_000 }: CliOptions): Promise<CliResult> {
+export function runCodebook(args: string[], { settings, cwd = ROOT, timeoutMs = 30_000, onStderr }: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv(settings), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      onStderr?.(stderr);
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`codebook ${args.join(' ')} did not finish within ${timeoutMs} ms`));
