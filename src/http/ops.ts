@@ -74,9 +74,13 @@ export function withOutages(
     if (error instanceof DatabaseBusyError) {
       request.log.warn({ err: error }, 'write not made: an import holds the database; answering 503');
       handler(
-        new ApiError('service_unavailable', 'An import is being written to the database and this request could not be completed. Retry after the number of seconds in Retry-After.', {
-          headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
-        }),
+        new ApiError(
+          'service_unavailable',
+          'An import is being written to the database and this request could not be completed. Retry after the number of seconds in Retry-After.',
+          {
+            headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+          },
+        ),
         request,
         reply,
       );

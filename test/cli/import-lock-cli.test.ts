@@ -19,7 +19,8 @@ import { createKey, createOrg, setPlan } from '../../src/services/access/admin.t
 import { runCodebook } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/context.ts';
 
-const WAITING = /^codebook: waiting for the import in progress to commit \(it holds the database's write lock\); this command goes on once it has, or gives up after 10 min$/m;
+const WAITING =
+  /^codebook: waiting for the import in progress to commit \(it holds the database's write lock\); this command goes on once it has, or gives up after 10 min$/m;
 /** The lock is let go this long after the command said it waits (or, if it never says so, this long after it started). */
 const HOLD_AFTER_NOTICE_MS = 1_500;
 const HOLD_AT_MOST_MS = 10_000;
@@ -52,9 +53,9 @@ test('keys revoke while an import holds the lock: says it waits, waits, then rev
 
   const importer = new DatabaseSync(path);
   importer.exec('BEGIN IMMEDIATE');
-  let releasedAt: number | null = null;
-  let noticedAt: number | null = null;
-  let whileWaiting: Promise<number> | null = null;
+  let releasedAt = null as number | null;
+  let noticedAt = null as number | null;
+  let whileWaiting = null as Promise<number> | null;
   const release = () => {
     if (releasedAt !== null) return;
     importer.exec('ROLLBACK');

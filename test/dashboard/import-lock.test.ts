@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { after, before, test } from 'node:test';
+import { after, before, beforeEach, test } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
@@ -49,8 +49,11 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A browser without JavaScript: keeps the cookies the dashboard sets. */
-const cookies = new Map<string, string>();
+/** A browser without JavaScript, one per test: keeps the cookies the dashboard sets. */
+let cookies = new Map<string, string>();
+beforeEach(() => {
+  cookies = new Map();
+});
 async function send(method: 'GET' | 'POST', url: string, form?: Record<string, string>): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = {};
   if (cookies.size > 0) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -62,7 +65,10 @@ async function send(method: 'GET' | 'POST', url: string, form?: Record<string, s
   }
   return res;
 }
-const hiddenFields = (res: LightMyRequestResponse) => Object.fromEntries([...res.body.matchAll(/type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+const hiddenFields = (res: LightMyRequestResponse) =>
+  Object.fromEntries([...res.body.matchAll(/type="hidden" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+const signIn = async () =>
+  send('POST', '/dashboard/login', { ...hiddenFields(await send('GET', '/dashboard/login')), email: 'alice@example.com', password: PASSWORD });
 const api = async () => (await app.inject({ url: '/v1/codes?limit=1', headers: { authorization: `Bearer ${key}` } })).statusCode;
 
 /** Runs fn while a second connection holds the write lock, as an import's transaction does. */
@@ -91,14 +97,14 @@ test('signing in while an import holds the lock past the wait: the 503 page with
   assertImportPage(refused);
   assert.equal(cookies.has('cb_session'), false, 'no session was started');
 
-  const again = await send('POST', '/dashboard/login', { ...hiddenFields(await send('GET', '/dashboard/login')), email: 'alice@example.com', password: PASSWORD });
-  assert.equal(again.statusCode, 303);
+  assert.equal((await signIn()).statusCode, 303, 'signed in once the import has committed');
 });
 
 test('revoking a key while an import holds the lock past the wait: the 503 page, the key unchanged; once it commits, revoked', async () => {
+  assert.equal((await signIn()).statusCode, 303);
   const url = `/dashboard/keys/${keyId}/revoke`;
   const confirm = await send('GET', url);
-  assert.equal(confirm.statusCode, 200, 'signed in by the test before');
+  assert.equal(confirm.statusCode, 200);
   const form = hiddenFields(confirm);
 
   const refused = await whileImporting(async () => {

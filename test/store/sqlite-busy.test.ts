@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { DatabaseBusyError, StoreUnavailableError } from '../../src/errors.ts';
 import { createUser } from '../../src/services/dashboard/users.ts';
+import { IMPORT_NOTICE_MS } from '../../src/store/sqlite/busy.ts';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
 let ctx: TestContext;
@@ -37,4 +40,29 @@ test('a dashboard write waits for an import holding the lock without stalling th
     if (other.isTransaction) other.exec('ROLLBACK');
     other.close();
   }
+});
+
+test('a write held up past its wait gives up with DatabaseBusyError (a 503, not a 500), having written nothing; onWaiting is told once', async () => {
+  let told = 0;
+  const store = new SqliteStore({ path: join(ctx.dir, 'codebook.db'), writeWait: { waitMs: IMPORT_NOTICE_MS + 700, onWaiting: () => told++ } });
+  const other = new DatabaseSync(join(ctx.dir, 'codebook.db'));
+  other.exec('BEGIN IMMEDIATE');
+  try {
+    const started = performance.now();
+    const error = await store.dashboard
+      .createUser({ id: 'usr_held', orgId: ctx.org.id, email: 'held@example.com', passwordHash: null, createdAt: new Date().toISOString(), disabledAt: null })
+      .then(
+        () => assert.fail('written while the lock was held'),
+        (e: unknown) => e,
+      );
+    assert.ok(error instanceof DatabaseBusyError && error instanceof StoreUnavailableError, String(error));
+    assert.match(error.message, /^the database stayed locked by another writer \(an import being written\) for more than 1 s; nothing was changed/);
+    assert.ok(performance.now() - started >= IMPORT_NOTICE_MS + 700);
+    assert.equal(told, 1, 'told once that the write waits');
+  } finally {
+    other.exec('ROLLBACK');
+    other.close();
+  }
+  assert.equal(await store.dashboard.getUserByEmail('held@example.com'), null);
+  await store.close();
 });
