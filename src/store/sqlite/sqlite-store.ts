@@ -350,7 +350,8 @@ export class SqliteStore extends SqliteStatements implements Store {
     const own = this.path !== ':memory:';
     const db = own ? this.transactionConnection() : this.db;
     try {
-      await whenUnlocked(db, () => db.exec('BEGIN IMMEDIATE'));
+      // An import holds the write lock for its whole length: wait as this store's writes do (the CLI's long, the server's a request's).
+      await whenUnlocked(db, () => db.exec('BEGIN IMMEDIATE'), this.writeWait);
       try {
         const result = await fn(transactionOver(new SqliteSql(db), SQLITE_LAST_USED_AT));
         db.exec('COMMIT');
