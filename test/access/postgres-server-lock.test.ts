@@ -8,31 +8,12 @@
  * returns only once they have read its change from the database.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
-import { childEnv, codebookJson, ROOT, runCodebook } from '../helpers/cli.ts';
+import { codebookJson, runCodebook } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { deleteUnder, redisClient, runPrefix } from '../helpers/redis.ts';
 import { REDIS_URL, skipUnlessBoth } from '../helpers/services.ts';
-import { startServerWith, type ServerProcess } from './processes.ts';
-
-/** Starts a server that is expected to refuse, and waits for it to exit on its own (at most 30 s). */
-async function refusedServer(settings: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const env = childEnv({ ...settings, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' });
-  const child = spawn(process.execPath, ['src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  let stdout = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  try {
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stderr, stdout };
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import { refusedStart, startServerWith, type ServerProcess } from './processes.ts';
 
 function oneLine(refused: { code: number | null; stderr: string; stdout: string }): string {
   assert.equal(refused.code, 1);
@@ -73,12 +54,12 @@ describe('one server per PostgreSQL database without Redis', { skip: await skipU
 
   test('a second server without Redis refuses to start, saying why and what to do; the first keeps serving', async () => {
     const first = await start(alone());
-    const line = oneLine(await refusedServer(alone()));
+    const line = oneLine(await refusedStart(alone()));
     assert.match(line, /^codebook: another server is already running on this PostgreSQL database/);
     assert.match(line, /each would enforce the limits alone/, 'why');
     assert.match(line, /give every instance the same REDIS_URL/, 'what to do');
     // Nor does a server with Redis start beside it: the first counts alone.
-    assert.match(oneLine(await refusedServer(shared())), /^codebook: a server without REDIS_URL is running on this PostgreSQL database/);
+    assert.match(oneLine(await refusedStart(shared())), /^codebook: a server without REDIS_URL is running on this PostgreSQL database/);
     assert.equal((await fetch(`${first.baseUrl}/healthz`, { signal: AbortSignal.timeout(10_000) })).status, 200);
   });
 
@@ -95,7 +76,7 @@ describe('one server per PostgreSQL database without Redis', { skip: await skipU
   test('servers with the same Redis start side by side, and a server without Redis does not start beside them', async () => {
     const [a, b] = await Promise.all([start(shared()), start(shared())]);
     for (const s of [a, b]) assert.equal((await fetch(`${s.baseUrl}/healthz`, { signal: AbortSignal.timeout(10_000) })).status, 200);
-    assert.match(oneLine(await refusedServer(alone())), /^codebook: another server is already running on this PostgreSQL database/);
+    assert.match(oneLine(await refusedStart(alone())), /^codebook: another server is already running on this PostgreSQL database/);
 
     // A CLI run without REDIS_URL cannot tell them through Redis: it waits until they have read its change from
     // PostgreSQL, says so, and the revoked key is refused by the next request to either instance.

@@ -104,12 +104,15 @@ export interface RefusedStart {
 /**
  * Starts `node src/main.js` with these settings where it is expected not to
  * start, and resolves with how it exited and what it wrote (killed after
- * 30 s). `uid` and `gid` run it as another user (this process must be root).
+ * `timeoutMs`, 30 s by default). `uid` and `gid` run it as another user (this
+ * process must be root). PORT 0, HOST 127.0.0.1 and LOG_LEVEL info unless the
+ * settings say otherwise.
  */
-export async function refusedStart(settings: Record<string, string>, user: { uid?: number; gid?: number } = {}): Promise<RefusedStart> {
+export async function refusedStart(settings: Record<string, string>, options: { uid?: number; gid?: number; timeoutMs?: number } = {}): Promise<RefusedStart> {
+  const { timeoutMs = 30_000, ...user } = options;
   const child = spawn(process.execPath, ['src/main.js'], {
     cwd: ROOT,
-    env: childEnv({ ...settings, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1' }),
+    env: childEnv({ LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...settings }),
     stdio: ['ignore', 'pipe', 'pipe'],
     ...user,
   });
@@ -117,7 +120,7 @@ export async function refusedStart(settings: Record<string, string>, user: { uid
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   try {
     const [code] = (await once(child, 'exit')) as [number | null];
     return { code, stdout, stderr };

@@ -7,16 +7,13 @@
  * server with one line, instead of a server that serves and records nothing.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, test } from 'node:test';
 import { activityPath } from '../../src/store/sqlite/activity.ts';
-import { childEnv } from '../helpers/cli.ts';
 import { makeAllWritable, makeUnwritable, makeWritable, skipUnlessUnwritable } from '../helpers/unwritable.ts';
-import { ROOT, serversOnOneFile, type ServerProcess } from './processes.ts';
+import { refusedStart, serversOnOneFile, type ServerProcess } from './processes.ts';
 
 const skip = skipUnlessUnwritable();
 const { db, start } = serversOnOneFile('codebook-read-only-');
@@ -47,26 +44,6 @@ function logLines(s: ServerProcess, message: RegExp): { level: number; msg: stri
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as { level: number; msg: string })
     .filter((l) => message.test(l.msg));
-}
-
-/** Starts a server on the file that is expected not to start, and waits for it to exit (at most 30 s). */
-async function refusedStart(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['src/main.js'], {
-    cwd: ROOT,
-    env: childEnv({ DATABASE_URL: `sqlite:${db}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  try {
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stdout, stderr };
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 describe('a server whose files cannot be written', { skip }, () => {
@@ -111,7 +88,7 @@ describe('a server whose files cannot be written', { skip }, () => {
       [db, /its codes, keys, organisations/],
     ] as const) {
       makeUnwritable(file);
-      const refused = await refusedStart();
+      const refused = await refusedStart({ DATABASE_URL: `sqlite:${db}` });
       makeWritable(file);
       assert.equal(refused.code, 1);
       assert.doesNotMatch(refused.stdout, /Server listening/, 'it never listened');

@@ -6,32 +6,12 @@
  * beside a running server (it does not take the lock).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cliJson, ROOT, runCli, serversOnOneFile, type ServerProcess } from './processes.ts';
+import { cliJson, refusedStart, runCli, serversOnOneFile, type ServerProcess } from './processes.ts';
 
 const { dir, db, servers, start } = serversOnOneFile('codebook-lock-');
-
-/** Starts a server on the file and waits for it to exit on its own (at most 30 s). */
-async function refusedServer(): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `sqlite:${db}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
-  for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL']) delete env[name];
-  const child = spawn(process.execPath, ['src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  let stdout = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  try {
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stderr, stdout };
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 async function get(s: ServerProcess, path: string, key: string): Promise<number> {
   const res = await fetch(`${s.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
@@ -42,7 +22,7 @@ async function get(s: ServerProcess, path: string, key: string): Promise<number>
 test('a second server on the same file refuses to start, saying why and what to do; the first one keeps serving', async () => {
   const first = await start();
   assert.ok(first.demoKey);
-  const second = await refusedServer();
+  const second = await refusedStart({ DATABASE_URL: `sqlite:${db}` });
   assert.equal(second.code, 1);
   assert.equal(second.stdout, '', 'it never listened');
   const lines = second.stderr.split('\n').filter((l) => l !== '');
@@ -79,5 +59,5 @@ test('after the server is killed with SIGKILL, a new one starts on the same file
   const { key } = await cliJson<{ key: string }>(db, ['keys', 'create', '--org', 'demo', '--name', 'after-crash']);
   assert.equal(await get(next, '/v1/codes/locktest:A', key), 200);
   // And it holds the lock in turn.
-  assert.equal((await refusedServer()).code, 1);
+  assert.equal((await refusedStart({ DATABASE_URL: `sqlite:${db}` })).code, 1);
 });

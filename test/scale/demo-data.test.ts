@@ -16,6 +16,7 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { ROOT } from '../helpers/cli.ts';
+import { refusedStart } from '../access/processes.ts';
 import { tempDir } from '../helpers/context.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { skipUnlessPostgres } from '../helpers/services.ts';
@@ -79,28 +80,6 @@ async function startServer(settings: Record<string, string>, expectDemoKey: bool
   };
 }
 
-/** `node src/main.js` with these settings, expected to stop by itself: its exit code and output. */
-async function refusedServer(settings: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'REDIS_URL', 'DATABASE_URL', 'CURSOR_SECRET', 'DEMO_DATA']) delete env[name];
-  const child = spawn(process.execPath, ['src/main.js'], {
-    cwd: ROOT,
-    env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...settings },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  try {
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stdout, stderr };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 async function contents(store: Store): Promise<{ codes: number; orgs: string[] }> {
   return { codes: await store.countCodes(), orgs: (await store.access.listOrgs()).map((o) => o.slug) };
 }
@@ -131,7 +110,7 @@ test('SQLite: a start that cannot listen makes no demo key, so the next start th
     await once(taken, 'listening');
     const port = (taken.address() as AddressInfo).port;
     const settings = { DATABASE_URL: `sqlite:${join(dir, 'x.db')}` };
-    const refused = await refusedServer({ ...settings, PORT: String(port) });
+    const refused = await refusedStart({ ...settings, PORT: String(port) }, { timeoutMs: 60_000 });
     assert.equal(refused.code, 1);
     assert.equal(refused.stderr, `codebook: cannot listen on 127.0.0.1:${port}: the port is already in use (PORT)\n`);
     assert.doesNotMatch(refused.stdout, /svc_live_/);

@@ -4,12 +4,10 @@
  * bad HOST, or a HOST and PORT the server cannot listen on.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createDeps } from '../../src/deps.ts';
@@ -17,8 +15,13 @@ import { tempDir } from '../helpers/context.ts';
 import { ADMIN_URL, createTestDatabase } from '../helpers/postgres.ts';
 import { deleteUnder, redisClient, runPrefix } from '../helpers/redis.ts';
 import { REDIS_URL, skipUnlessBoth, skipUnlessPostgres } from '../helpers/services.ts';
+import { refusedStart as refusedServer } from '../access/processes.ts';
 
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+/** Starts the server with these settings and waits for it to stop; its exit code and what it wrote to stderr. */
+async function refusedStart(settings: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const { code, stderr } = await refusedServer(settings);
+  return { code, stderr };
+}
 
 test('bad scale-out settings are refused with the name of the setting', () => {
   const cases: [Record<string, string>, RegExp][] = [
@@ -85,23 +88,6 @@ test('TRUST_PROXY names proxies by address, CIDR range or range name; anything e
     );
   }
 });
-
-/** Starts the server with these settings and waits for it to stop; its exit code and what it wrote to stderr. */
-async function refusedStart(settings: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'HOST', 'PUBLIC_URL', 'REDIS_URL', 'REDIS_PREFIX']) delete env[name];
-  const child = spawn(process.execPath, [MAIN], { env: { ...env, PORT: '0', ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  try {
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stderr };
-  } finally {
-    clearTimeout(timer);
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }
-}
 
 test('the server stops at start-up with one line naming the bad setting', async () => {
   assert.deepEqual(await refusedStart({ REDIS_URL: 'localhost:6379' }), {
