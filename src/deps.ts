@@ -75,7 +75,7 @@ export interface DepsOptions {
 export async function openStore(
   config: Config,
   onIdleError?: (error: Error) => void,
-  sqlite: { writable?: boolean; onNotice?: (message: string) => void; writeWait?: WriteWait } = {},
+  sqlite: Pick<DepsOptions, 'writable' | 'onNotice' | 'writeWait'> = {},
 ): Promise<Store> {
   if (config.database.kind === 'sqlite')
     return new SqliteStore({
@@ -165,15 +165,13 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
               await waitOutTick('servers sharing their limits through Redis run on this database and this process was not given REDIS_URL (set it as they do)');
           }
         : null;
+    const tellInstances = tellRedis ?? waitForRedisInstances;
     const afterChange = async () => {
       await store.settleWrites();
-      await (tellRedis ?? waitForRedisInstances)?.();
+      await tellInstances?.();
     };
-    if (tellRedis) store.onImportCommitted(() => tellRedis().catch((error: unknown) => warn('Redis could not be told of an import', error)));
-    else if (waitForRedisInstances)
-      store.onImportCommitted(() =>
-        waitForRedisInstances().catch((error: unknown) => warn('could not tell whether servers with Redis run on this database', error)),
-      );
+    if (tellInstances)
+      store.onImportCommitted(() => tellInstances().catch((error: unknown) => warn('the running instances could not be told of an import', error)));
     // Records and pages are cached under the version that vouches for key lookups: the store's on SQLite,
     // the access epoch seen through Redis when scaled out (an import moves it), none on PostgreSQL alone.
     const readVersion = store.kind === 'postgres' ? () => (shared ? shared.accessVersion() : Number.NaN) : () => store.externalWriteVersion();

@@ -55,8 +55,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     rewriteUrl: routableUrl,
     // Requests that arrive while closing get our 503 (see drainingGuard), not Fastify's.
     return503OnClosing: false,
-    // A path Fastify cannot route that rewriteUrl left as it was (a /v1 path in absolute form, say):
-    // under /v1 the key still comes first in the order of checks, then the 400.
+    // A path Fastify cannot route that rewriteUrl left as it was: under /v1, should the router refuse a path
+    // rewriteUrl found routable, the key still comes first, then the 400. A target in absolute form
+    // (GET http://host/v1/…) starts with no /v1 and gets the plain 400, before the key.
     frameworkErrors: (error, request, reply) => {
       if (isDashboardUrl(request.url)) {
         reply.header('Request-Id', request.id);

@@ -9,7 +9,7 @@ import type { Organisation } from '../../domain/access.ts';
 import { InvalidRequest } from '../../errors.ts';
 import type { User } from '../../domain/dashboard.ts';
 import type { DashboardStore } from '../../store/dashboard-store.ts';
-import type { Store } from '../../store/store.ts';
+import type { Store, WriteTransaction } from '../../store/store.ts';
 import { hashSecret, randomAlphanumeric } from '../access/api-keys.ts';
 import { audit, OPERATOR } from '../audit.ts';
 import { throttledPasswordCheck } from './password-throttle.ts';
@@ -90,6 +90,24 @@ export async function disableUser(deps: UserDeps, email: string): Promise<UserDi
   return { user: disabled, disabledNow: true };
 }
 
+/**
+ * A user's new password, in the caller's transaction, with what it ends (the
+ * user's sessions, and the links printed before: none may set another
+ * password over this one) and its audit entry.
+ */
+async function storePassword(
+  tx: WriteTransaction,
+  deps: UserDeps,
+  user: User,
+  passwordHash: string,
+  action: 'password.set' | 'password.changed',
+): Promise<void> {
+  await tx.dashboard.setPassword(user.id, passwordHash);
+  await tx.dashboard.deleteUserSessions(user.id);
+  await tx.dashboard.deletePasswordTokens(user.id);
+  await audit(tx, deps, user.orgId, user.email, action, user.email);
+}
+
 /** What a dead link says, on its page (password-links.ts) and when its form is sent. */
 export const INVALID_LINK = 'This link is not valid: it was already used, has expired, or was never issued. Ask your operator for a new one.';
 
@@ -110,11 +128,7 @@ export async function setPasswordWithToken(deps: UserDeps, token: string, passwo
   await deps.store.withTransaction(async (tx) => {
     // One UPDATE: of two uses of the same link at once, one sets the password.
     if ((await tx.dashboard.consumePasswordToken(hash, iso(deps.now()))) !== user.id) throw new InvalidRequest(INVALID_LINK);
-    await tx.dashboard.setPassword(user.id, passwordHash);
-    await tx.dashboard.deleteUserSessions(user.id);
-    // Other links the operator printed must not reset this password again.
-    await tx.dashboard.deletePasswordTokens(user.id);
-    await audit(tx, deps, user.orgId, user.email, 'password.set', user.email);
+    await storePassword(tx, deps, user, passwordHash, 'password.set');
   });
   return user;
 }
@@ -126,13 +140,7 @@ export async function changePassword(deps: UserDeps, user: User, current: string
   if (!ok) throw new InvalidRequest('The current password is not correct.');
   checkPasswordRules(next);
   const passwordHash = await hashPassword(next);
-  await deps.store.withTransaction(async (tx) => {
-    await tx.dashboard.setPassword(user.id, passwordHash);
-    await tx.dashboard.deleteUserSessions(user.id);
-    // A link the operator printed before must not set another password over the one just chosen.
-    await tx.dashboard.deletePasswordTokens(user.id);
-    await audit(tx, deps, user.orgId, user.email, 'password.changed', user.email);
-  });
+  await deps.store.withTransaction((tx) => storePassword(tx, deps, user, passwordHash, 'password.changed'));
 }
 
 /**
