@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import { ApiError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import { createAccessGate } from './access-gate.ts';
-import { MAX_SEGMENT, routableUrl } from './unroutable-path.ts';
+import { isV1Target, MAX_SEGMENT, routableUrl } from './unroutable-path.ts';
 import { clientErrorHandler, errorHandler, frameworkErrors, routingError } from './error-handler.ts';
 import { answerConnect, drainingGuard, httpServerOptions, ignoreUnknownExpectations, rejectBadHost } from './front-door.ts';
 import { registerOps, withOutages } from './ops.ts';
@@ -55,15 +55,14 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     rewriteUrl: routableUrl,
     // Requests that arrive while closing get our 503 (see drainingGuard), not Fastify's.
     return503OnClosing: false,
-    // A path Fastify cannot route that rewriteUrl left as it was: under /v1, should the router refuse a path
-    // rewriteUrl found routable, the key still comes first, then the 400. A target in absolute form
-    // (GET http://host/v1/…) starts with no /v1 and gets the plain 400, before the key.
+    // A path Fastify cannot route that rewriteUrl left as it was: under /v1 (in origin or absolute form), should
+    // the router refuse a path rewriteUrl found routable, the key still comes first, then the 400.
     frameworkErrors: (error, request, reply) => {
       if (isDashboardUrl(request.url)) {
         reply.header('Request-Id', request.id);
         return void dashboardErrorHandler(deps)(routingError(error, request.url), request, reply);
       }
-      if (!request.url.startsWith('/v1/')) return frameworkErrors(error, request, reply);
+      if (!isV1Target(request.url)) return frameworkErrors(error, request, reply);
       Promise.resolve()
         .then(async () => {
           rejectKeyInQuery(request.url);

@@ -9,7 +9,8 @@
  * such segment is made routable (an undecodable one with its `%` escaped, so
  * its parameter is the segment as sent; an over-long one as `_`) and the
  * request is marked; the /v1 hooks refuse it once the limits have admitted
- * it. Every other path, which is all but these, is routed as it is.
+ * it. Every other path, which is all but these, is routed as it is. A target in
+ * absolute form (`GET http://host/v1/…`) is treated the same way.
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
@@ -34,13 +35,33 @@ function decodes(text: string): boolean {
   }
 }
 
+/**
+ * Where the path starts in a request target: 0 in origin form (`/v1/…`); after the authority in
+ * absolute form (`http://host/v1/…`), which the router takes by the same rule (find-my-way drops
+ * `^https?://` up to the next `/`); -1 when there is no path to route.
+ */
+function pathStart(url: string): number {
+  if (url.startsWith('/')) return 0;
+  const scheme = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
+  return scheme === -1 ? -1 : url.indexOf('/', scheme);
+}
+
+/** Whether a request target, in origin or absolute form, names a /v1 path. */
+export function isV1Target(target: string): boolean {
+  const start = pathStart(target);
+  return start !== -1 && target.startsWith('/v1/', start);
+}
+
 /** Fastify's rewriteUrl: the URL to route, the same unless a /v1 path cannot be routed as it is (then marked). */
 export function routableUrl(req: IncomingMessage): string {
-  const url = req.url!;
-  if (!url.startsWith('/v1/')) return url;
+  const target = req.url!;
+  if (!isV1Target(target)) return target;
+  const start = pathStart(target);
+  const origin = target.slice(0, start);
+  const url = target.slice(start);
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
-  if (path.length <= MAX_SEGMENT && (!path.includes('%') || decodes(path))) return url;
+  if (path.length <= MAX_SEGMENT && (!path.includes('%') || decodes(path))) return target;
   let fault: string | undefined;
   const routable = path
     .split('/')
@@ -51,9 +72,9 @@ export function routableUrl(req: IncomingMessage): string {
       return '_';
     })
     .join('/');
-  if (fault === undefined) return url;
+  if (fault === undefined) return target;
   (req as MarkedMessage)[FAULT] = fault;
-  return query === -1 ? routable : routable + url.slice(query);
+  return origin + (query === -1 ? routable : routable + url.slice(query));
 }
 
 /** The 400 of a request whose path could not be routed as it was sent, once admitted; null for every other request. */

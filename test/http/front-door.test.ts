@@ -175,6 +175,21 @@ describe('the front door, over a real socket', () => {
     const absolute = await one(`GET http://codes.example.org/healthz HTTP/1.1\r\nHost: codes.example.org\r\nConnection: close\r\n\r\n`);
     assert.notEqual(absolute.status, 400, absolute.body);
   });
+
+  test('a /v1 target in absolute form is checked in the same order as its origin form: the key before a path that does not decode', async () => {
+    const auth = `Authorization: Bearer ${ctx.key}\r\n`;
+    for (const target of ['http://x/v1/codes/demo:%ZZ', 'https://x:8443/v1/codes/demo:%FF/changes', 'http://x/v1/codes/demo%3AA']) {
+      const noKey = await one(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      assert.equal(noKey.status, 401, `${target}: ${noKey.body}`);
+      assert.equal(assertJsonError(view(noKey), target).code, 'invalid_api_key');
+    }
+    const bad = await one(`GET http://x/v1/codes/demo:%ZZ HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`);
+    assert.equal(bad.status, 400, bad.body);
+    assert.equal(assertJsonError(view(bad), 'bad escape').code, 'invalid_parameter');
+    assert.ok(bad.headers.get('ratelimit'), 'the 400 of an admitted request is counted and carries its RateLimit fields');
+    const good = await one(`GET http://x/v1/codes/demo%3AA HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`);
+    assert.equal(good.status, 200, good.body);
+  });
 });
 
 test('requests that arrive while the server drains get 503 service_unavailable in the one shape, with Retry-After, and the connection closes', async () => {
