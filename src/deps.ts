@@ -58,7 +58,7 @@ export interface DepsOptions {
   store?: Store;
   /**
    * The server: an SQLite database or activity file that can be opened only read-only stops the
-   * start with DatabaseNotWritable (a server that could record no usage must not serve). The CLI's
+   * start with DatabaseFileError (a server that could record no usage must not serve). The CLI's
    * commands that only read work on such a file.
    */
   writable?: boolean;

@@ -99,22 +99,15 @@ export class StoreUnavailableError extends Error {
 
 /**
  * An SQLite file where the settings put it (the database, its activity file,
- * the server's lock) that this process cannot open or create: the message
- * names the file and why (a folder it cannot write, a read-only file system,
- * a path through a regular file). The operator's to fix, not a bug.
+ * the server's lock) that this process cannot open, create or write: a folder
+ * it cannot write, a read-only file system, a path through a regular file, or
+ * a file SQLite could open only read-only (the file, its -wal or -shm, or
+ * their folder not writable for the user the process runs as, or the file
+ * immutable). Its message is one line naming the file, why, and the fix; the
+ * operator's to fix, never a bug.
  */
 export class DatabaseFileError extends Error {
   override name = 'DatabaseFileError';
-}
-
-/**
- * A database file the process cannot write: SQLite opened it read-only (the
- * file, its -wal or -shm, or their folder are not writable for the user the
- * process runs as, or the file is immutable). Its message is one line naming
- * the file and the fix; the operator's to fix, never a bug.
- */
-export class DatabaseNotWritable extends Error {
-  override name = 'DatabaseNotWritable';
 }
 
 /** Seconds a client should wait before retrying while a store is down. */

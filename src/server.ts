@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig, refuseInMemoryDatabase, type Config } from './config.ts';
-import { DatabaseFileError, DatabaseNotWritable, InvalidRequest, StoreUnavailableError } from './errors.ts';
+import { DatabaseFileError, InvalidRequest, StoreUnavailableError } from './errors.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { buildApp } from './http/app.ts';
 import { loadDemo } from './services/demo.ts';
@@ -33,7 +33,7 @@ async function start(): Promise<void> {
   );
   const deps = await createDeps(config, {
     // A file that cannot be written is the operator's to fix, reported once per outage in its own words, without a stack.
-    onFlushError: (err) => (err instanceof DatabaseNotWritable ? log.error({}, err.message) : log.error({ err }, 'could not write usage counts; will retry')),
+    onFlushError: (err) => (err instanceof DatabaseFileError ? log.error({}, err.message) : log.error({ err }, 'could not write usage counts; will retry')),
     onWarning: (msg, err) => log.warn({ err }, msg),
     onNotice: (msg) => log.info({}, msg),
     processMetrics: true,
@@ -149,13 +149,7 @@ async function demoAccess(deps: Deps, log: FastifyBaseLogger): Promise<string | 
 }
 
 start().catch((error: unknown) => {
-  if (
-    error instanceof ConfigError ||
-    error instanceof ServerAlreadyRunning ||
-    error instanceof ListenError ||
-    error instanceof DatabaseFileError ||
-    error instanceof DatabaseNotWritable
-  ) {
+  if (error instanceof ConfigError || error instanceof ServerAlreadyRunning || error instanceof ListenError || error instanceof DatabaseFileError) {
     process.stderr.write(`codebook: ${error.message}\n`);
   } else if (error instanceof StoreUnavailableError) {
     // The database is down, or its name, role or password in DATABASE_URL is wrong: the operator's to fix, not a bug.

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
-import { DatabaseNotWritable } from '../../src/errors.ts';
+import { DatabaseFileError } from '../../src/errors.ts';
 import { RequestLogRecorder } from '../../src/services/access/request-log.ts';
 import { activityPath } from '../../src/store/sqlite/activity.ts';
 import { SqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/sqlite-store.ts';
@@ -72,7 +72,7 @@ describe('files SQLite could open only read-only', { skip }, () => {
     assert.throws(
       () => new SqliteStore({ path, writable: true }),
       (error: unknown) => {
-        assert.ok(error instanceof DatabaseNotWritable, String(error));
+        assert.ok(error instanceof DatabaseFileError, String(error));
         assert.match(
           error.message,
           /^cannot write \S+start-activity\.db\.activity: SQLite could open it only read-only \(attempt to write a readonly database\)/,
@@ -100,7 +100,7 @@ describe('files SQLite could open only read-only', { skip }, () => {
     assert.throws(
       () => new SqliteStore({ path, writable: true }),
       (error: unknown) => {
-        assert.ok(error instanceof DatabaseNotWritable, String(error));
+        assert.ok(error instanceof DatabaseFileError, String(error));
         assert.match(error.message, /^cannot write \S+start-main\.db: SQLite could open it only read-only/);
         assert.match(error.message, /codes, keys, organisations/);
         return true;
@@ -125,7 +125,7 @@ describe('files SQLite could open only read-only', { skip }, () => {
       await sleep(400);
       assert.deepEqual(loggedIds(path), []);
       assert.equal(errors.length, 1, `one error for the outage, not one a flush: ${errors.map(String).join('; ')}`);
-      assert.ok(errors[0] instanceof DatabaseNotWritable, String(errors[0]));
+      assert.ok(errors[0] instanceof DatabaseFileError, String(errors[0]));
       assert.match(
         errors[0].message,
         /^the request log's writer cannot write \S+runtime\.db\.activity \(attempt to write a readonly database\): its entries wait in memory/,

@@ -21,12 +21,12 @@
  * read-only, see read-only.ts) closes it and opens another for the next
  * batch; meanwhile its batches come back unwritten and wait for the next
  * flush, like those of a locked file. The first of an outage rejects with
- * DatabaseNotWritable (the caller logs it), the others answer false, and the
+ * DatabaseFileError (the caller logs it), the others answer false, and the
  * first batch written after it tells onNotice: one line at each end of the
  * outage, however many flushes it lasts.
  */
 import type { PackedRequests, RequestBatch } from '../../domain/request-batch.ts';
-import { DatabaseNotWritable } from '../../errors.ts';
+import { DatabaseFileError } from '../../errors.ts';
 import { AnsweringThread, type Unanswered } from './answering-thread.ts';
 import { noteWrite } from './read-turn.ts';
 
@@ -86,7 +86,7 @@ export class ActivityWriter {
     if ('unwritable' in response) {
       if (this.unwritable) return false;
       this.unwritable = true;
-      throw new DatabaseNotWritable(
+      throw new DatabaseFileError(
         `the request log's writer cannot write ${this.init.path} (${response.unwritable}): its entries wait in memory, ` +
           'and are written as soon as the file can be written; give the user the server runs as write access to it, its -wal and -shm files and their folder',
       );

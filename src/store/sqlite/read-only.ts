@@ -8,7 +8,7 @@
  * is closed and opened again on a later tick instead.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { DatabaseNotWritable } from '../../errors.ts';
+import { DatabaseFileError } from '../../errors.ts';
 import { isBusy, tryWrite } from './busy.ts';
 
 const SQLITE_READONLY = 8;
@@ -24,7 +24,7 @@ export function sqliteReason(error: unknown): string {
 }
 
 /**
- * Throws DatabaseNotWritable when the connection holds the file of this
+ * Throws DatabaseFileError when the connection holds the file of this
  * schema read-only. The test is a write that is rolled back (a table created
  * in a transaction that never commits): a read-only file refuses it before
  * SQLite looks at the write lock, so a lock held by another writer (an
@@ -47,8 +47,8 @@ export function refuseReadOnly(db: DatabaseSync, schema: 'main' | 'activity', fi
 }
 
 /** The one line that says which file cannot be written, what it holds and what to do. */
-export function notWritable(file: string, holds: string, cause: unknown): DatabaseNotWritable {
-  return new DatabaseNotWritable(
+export function notWritable(file: string, holds: string, cause: unknown): DatabaseFileError {
+  return new DatabaseFileError(
     `cannot write ${file}: SQLite could open it only read-only (${sqliteReason(cause)}). The server keeps ${holds} there; ` +
       'give the user it runs as write access to the file, its -wal and -shm files and their folder, then start it again',
     { cause },

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { DatabaseNotWritable } from '../../errors.ts';
+import { DatabaseFileError } from '../../errors.ts';
 import {
   IMPORT_WAIT_MS,
   type ChangeKey,
@@ -89,7 +89,7 @@ export interface SqliteStoreOptions {
   batchThreadMinIds?: number;
   /**
    * true (the server): a database or activity file that SQLite could open only read-only stops the
-   * opening with DatabaseNotWritable, instead of a server that serves and records nothing. The CLI
+   * opening with DatabaseFileError, instead of a server that serves and records nothing. The CLI
    * leaves it false: its commands that only read work on a file they may not write.
    */
   writable?: boolean;
@@ -179,7 +179,7 @@ export class SqliteStore extends SqliteStatements implements Store {
       migrateSqlite(this.db);
     } catch (error) {
       this.db.close();
-      if (error instanceof DatabaseNotWritable) throw error;
+      if (error instanceof DatabaseFileError) throw error;
       // A read-only activity file that lacks its tables fails at their creation, before the test.
       if (options.writable === true && isReadOnly(error)) throw notWritable(activityPath(options.path), ACTIVITY_HOLDS, error);
       throw explainUnopenable([options.path, activityPath(options.path)], error);
