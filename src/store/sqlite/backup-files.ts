@@ -1,5 +1,5 @@
 /**
- * The files of `codebook backup` (SqliteStore.backupTo). Each copy is written
+ * The files of `codebook backup` (backupInto, below). Each copy is written
  * under a name of its own beside the one asked for, `<name>.partial-<pid>`,
  * synced to disk, and only then given that name, which it never takes from a
  * file that exists. A process killed in the middle of a copy (kill -9, a
@@ -10,7 +10,10 @@
  */
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 import { InvalidRequest } from '../../errors.ts';
+import { activityPath } from './activity.ts';
+import { endReadTurn } from './read-turn.ts';
 
 /** Where this process writes the copy that becomes `file`. */
 export function partialPath(file: string): string {
@@ -90,4 +93,47 @@ export function placeWithoutReplacing(partial: string, file: string): void {
 
 export function alreadyExists(file: string): InvalidRequest {
   return new InvalidRequest(`${file} already exists; name a new file`);
+}
+
+/**
+ * Copies the store open on `db` (its main file and its attached activity
+ * file) to `file` and `<file>.activity`. VACUUM INTO reads one snapshot, as
+ * any reader does in WAL mode: writers go on meanwhile, and the copy holds every committed transaction up to the
+ * snapshot and nothing after it. Copying the file instead could catch it
+ * half-written, and would miss what still sits in the -wal file.
+ *
+ * The activity file (activity.ts) is copied beside it, `<file>.activity`,
+ * from a snapshot of its own taken just after: what the copy of the main
+ * file holds and the counts up to a moment later.
+ *
+ * Both are written under partial names and synced before they take the
+ * names asked for (below), the activity file first: a file under
+ * the name asked for is a whole backup with its activity file beside it,
+ * also when the process is killed, and never a half-written one that would
+ * take the name from the next attempt.
+ */
+export function backupInto(db: DatabaseSync, file: string): string[] {
+  const files = [file, activityPath(file)];
+  const taken = files.find((f) => existsSync(f));
+  if (taken !== undefined) throw alreadyExists(taken);
+  for (const f of files) removeLeftovers(f);
+  const [main, activity] = files.map(partialPath) as [string, string];
+  const placed: string[] = [];
+  endReadTurn(db);
+  try {
+    db.prepare('VACUUM main INTO ?').run(main);
+    db.prepare('VACUUM activity INTO ?').run(activity);
+    syncFile(main);
+    syncFile(activity);
+    placeWithoutReplacing(activity, files[1]!);
+    placed.push(files[1]!);
+    placeWithoutReplacing(main, file);
+    placed.push(file);
+    syncFolder(dirname(file));
+  } catch (error) {
+    // No part of a failed backup is left behind, under either name.
+    for (const f of [...partialFiles(main), ...partialFiles(activity), ...placed]) rmSync(f, { force: true });
+    throw error;
+  }
+  return files;
 }

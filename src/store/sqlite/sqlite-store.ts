@@ -1,11 +1,9 @@
 /**
  * Store over node:sqlite. Reads use one connection with cached prepared
- * statements; each import gets a connection of its own whose IMMEDIATE
- * transaction is the cross-process import lock (SQLite admits one writer).
+ * statements; each import and each audited change gets a connection of its
+ * own (transactions.ts).
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
 import { DatabaseFileError } from '../../errors.ts';
 import {
   IMPORT_WAIT_MS,
@@ -18,45 +16,33 @@ import {
   type WriteTransaction,
 } from '../store.ts';
 import { migrateSqlite } from './migrations.ts';
-import { activityPath, attachActivity, attachActivityReadOnly } from './activity.ts';
+import { activityPath, attachActivity } from './activity.ts';
 import { explainUnopenable } from './unopenable.ts';
-import { alreadyExists, partialFiles, partialPath, placeWithoutReplacing, removeLeftovers, syncFile, syncFolder } from './backup-files.ts';
+import { backupInto } from './backup-files.ts';
 import { isReadOnly, notWritable, refuseReadOnly } from './read-only.ts';
-import { SQLITE_LAST_USED_AT, SqliteAccessStore } from './access-store.ts';
+import { SqliteAccessStore } from './access-store.ts';
 import { SqliteKeyLifeStore } from './key-life-store.ts';
 import { SqlDashboardStore } from '../sql/dashboard-queries.ts';
-import { transactionOver } from '../sql/transaction.ts';
 import { pageChanges, pageCodes, type Arrays } from './pages.ts';
 import { jsonText, type JsonText } from '../../domain/json-text.ts';
 import type { ChangeRecord, CodeRecord } from '../../domain/records.ts';
 import { SqliteSql } from './sql.ts';
-import { BUSY_TIMEOUT_MS, SERVER_WRITE_WAIT, whenUnlocked, type WriteWait } from './busy.ts';
+import { BUSY_TIMEOUT_MS, SERVER_WRITE_WAIT, type WriteWait } from './busy.ts';
 import { SqliteStatements } from './statements.ts';
 import { searchSqlite } from './search.ts';
 import type { CodeSearchQuery, SearchKey, SearchTuning } from '../search-walk.ts';
 import { SqliteSystemsStore } from './systems.ts';
 import { SqliteNavigation } from './navigation.ts';
-import { SqliteImportTransaction } from './import-transaction.ts';
 import { settle, WindowedVersion } from './write-window.ts';
 import { SQLITE_MMAP_MAX_BYTES } from '../../config.ts';
 import { BatchReader } from './batch-reader.ts';
-import { endReadTurn, noteWrite } from './read-turn.ts';
+import { endReadTurn } from './read-turn.ts';
+import { openDatabase } from './connection.ts';
+import { inImport, inTransaction } from './transactions.ts';
 import { TurnLoad } from './turn-load.ts';
 
 /** Pages of WAL after which the main connection's commit checkpoints (see the constructor). */
 const SERVER_CHECKPOINT_PAGES = 100;
-/**
- * Page size of a database file this store creates (SQLite's default is 4 KiB).
- * An import writes every page it fills to the WAL and then again into the
- * file, a system call or two per page: with 16 KiB pages the 1 000 000-code
- * snapshot imported 4–9 % faster (five alternated pairs) and the 5 000 000-
- * code one 14 %, its deltas no slower, and reads of records, pages and the
- * word index cost the same (docs/decisions.md).
- * A file that exists keeps the page size it was made with (SQLite changes it
- * only by rewriting the whole file, outside WAL mode).
- */
-export const NEW_FILE_PAGE_SIZE = 16_384;
-
 export interface SqliteStoreOptions {
   path: string;
   /** How long an import waits for another import to finish, in ms; default IMPORT_WAIT_MS. */
@@ -103,35 +89,6 @@ const ACTIVITY_HOLDS = "the usage counts, the limit counters, the request log an
 
 /** Below this many ids a batch is read on the event loop (see batch-reader.ts). */
 const BATCH_THREAD_MIN_IDS = 32;
-
-/** Threads SQLite may sort with when an import builds an index (PRAGMA threads; the bundled SQLite allows up to 8). */
-const IMPORT_SORT_THREADS = 2;
-
-/**
- * mmapBytes > 0: the connection reads the file through a memory map, so a page
- * read is a memory access instead of a pread() (a random record at 1 000 000
- * codes: 11.4 → 7.2 µs, a 200-id batch 6.6 → 3.5 µs an id). The pages mapped
- * are the page cache's, shared and reclaimable, but they count in the
- * process's RSS. See docs/decisions.md for what it costs on a failing disk.
- */
-/** The connection, in WAL mode; DatabaseFileError when the file cannot be opened or created, naming it and why. */
-function openDatabase(path: string, busyTimeoutMs: number, mmapBytes: number): DatabaseSync {
-  let db: DatabaseSync | undefined;
-  try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    db = new DatabaseSync(path);
-    // Before anything writes the file's header: a file that holds a database already ignores it.
-    db.exec(`PRAGMA page_size = ${NEW_FILE_PAGE_SIZE}`);
-    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-    db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = NORMAL');
-    db.exec(`PRAGMA mmap_size = ${mmapBytes}`);
-    return db;
-  } catch (error) {
-    if (db?.isOpen) db.close();
-    throw explainUnopenable([path], error);
-  }
-}
 
 export class SqliteStore extends SqliteStatements implements Store {
   readonly kind = 'sqlite' as const;
@@ -304,80 +261,18 @@ export class SqliteStore extends SqliteStatements implements Store {
     );
   }
 
-  async withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
-    // No map for an import: it reads the stored codes in key order, which the kernel's read-ahead
-    // serves, and its memory bound (the importer's RSS) would count every page it mapped.
-    const db = openDatabase(this.path, BUSY_TIMEOUT_MS, 0);
-    // The index an import builds again (the search table's folded display, see search.ts) sorts
-    // on a second thread as well (when it was two indexes: both at 1 000 000 rows in 1.7–1.9 s
-    // instead of 2.2–2.4).
-    db.exec(`PRAGMA threads = ${IMPORT_SORT_THREADS}`);
-    try {
-      await beginImmediate(db, this.importWaitMs);
-      try {
-        const tx = new SqliteImportTransaction(db, this.searchIndex);
-        const result = await fn(tx);
-        tx.finish();
-        db.exec('COMMIT');
-        noteWrite();
-        const committedAt = performance.now();
-        this.version.bump();
-        for (const listener of this.importListeners) await listener();
-        await settle(committedAt);
-        return result;
-      } catch (error) {
-        if (db.isTransaction) db.exec('ROLLBACK');
-        throw error;
-      }
-    } finally {
-      db.close();
-    }
+  withImport<T>(fn: (tx: ImportTransaction) => Promise<T>): Promise<T> {
+    return inImport(this.path, { searchIndex: this.searchIndex, waitMs: this.importWaitMs }, fn, async () => {
+      const committedAt = performance.now();
+      this.version.bump();
+      for (const listener of this.importListeners) await listener();
+      await settle(committedAt);
+    });
   }
 
-  /**
-   * On a connection of its own, as an import: the server's connection serves
-   * every request in flight, and a transaction left open on it across an
-   * await would take in what they read and write meanwhile. BEGIN IMMEDIATE
-   * takes the file's write lock before the first statement (waiting on
-   * timers, as every write does), so no statement inside waits for it or
-   * finds its snapshot stale. Only the main file is written (a transaction
-   * over both files would commit them one after the other, see activity.ts);
-   * the activity file is attached read-only for keys' last use. An in-memory
-   * database (tests: the server and the CLI refuse one) has no other
-   * connection: its own is used.
-   */
-  async withTransaction<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T> {
-    const own = this.path !== ':memory:';
-    const db = own ? this.transactionConnection() : this.db;
-    try {
-      // An import holds the write lock for its whole length: wait as this store's writes do (the CLI's long, the server's a request's).
-      await whenUnlocked(db, () => db.exec('BEGIN IMMEDIATE'), this.writeWait);
-      try {
-        const result = await fn(transactionOver(new SqliteSql(db), SQLITE_LAST_USED_AT));
-        db.exec('COMMIT');
-        noteWrite();
-        // data_version would show it within a freshness window: this process's caches see it at once.
-        if (own) this.version.bump();
-        return result;
-      } catch (error) {
-        if (db.isTransaction) db.exec('ROLLBACK');
-        throw error;
-      }
-    } finally {
-      if (own) db.close();
-    }
-  }
-
-  private transactionConnection(): DatabaseSync {
-    const db = openDatabase(this.path, BUSY_TIMEOUT_MS, 0);
-    try {
-      db.exec('PRAGMA foreign_keys = ON');
-      attachActivityReadOnly(db, this.path);
-      return db;
-    } catch (error) {
-      db.close();
-      throw error;
-    }
+  withTransaction<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T> {
+    // An in-memory database (tests: the server and the CLI refuse one) has no other connection: its own is used.
+    return inTransaction(this.path === ':memory:' ? this.db : this.path, this.writeWait, fn, () => this.version.bump());
   }
 
   async getSetting(key: string): Promise<string | null> {
@@ -394,46 +289,9 @@ export class SqliteStore extends SqliteStatements implements Store {
     return (await this.getSetting(key))!;
   }
 
-  /**
-   * VACUUM INTO reads one snapshot, as any reader does in WAL mode: writers
-   * go on meanwhile, and the copy holds every committed transaction up to the
-   * snapshot and nothing after it. Copying the file instead could catch it
-   * half-written, and would miss what still sits in the -wal file.
-   *
-   * The activity file (activity.ts) is copied beside it, `<file>.activity`,
-   * from a snapshot of its own taken just after: what the copy of the main
-   * file holds and the counts up to a moment later.
-   *
-   * Both are written under partial names and synced before they take the
-   * names asked for (backup-files.ts), the activity file first: a file under
-   * the name asked for is a whole backup with its activity file beside it,
-   * also when the process is killed, and never a half-written one that would
-   * take the name from the next attempt.
-   */
+  /** `codebook backup`: a copy of both files from one snapshot each (backup-files.ts). */
   async backupTo(file: string): Promise<string[]> {
-    const files = [file, activityPath(file)];
-    const taken = files.find((f) => existsSync(f));
-    if (taken !== undefined) throw alreadyExists(taken);
-    for (const f of files) removeLeftovers(f);
-    const [main, activity] = files.map(partialPath) as [string, string];
-    const placed: string[] = [];
-    endReadTurn(this.db);
-    try {
-      this.db.prepare('VACUUM main INTO ?').run(main);
-      this.db.prepare('VACUUM activity INTO ?').run(activity);
-      syncFile(main);
-      syncFile(activity);
-      placeWithoutReplacing(activity, files[1]!);
-      placed.push(files[1]!);
-      placeWithoutReplacing(main, file);
-      placed.push(file);
-      syncFolder(dirname(file));
-    } catch (error) {
-      // No part of a failed backup is left behind, under either name.
-      for (const f of [...partialFiles(main), ...partialFiles(activity), ...placed]) rmSync(f, { force: true });
-      throw error;
-    }
-    return files;
+    return backupInto(this.db, file);
   }
 
   async ping(): Promise<void> {
@@ -446,17 +304,4 @@ export class SqliteStore extends SqliteStatements implements Store {
     endReadTurn(this.db);
     if (this.db.isOpen) this.db.close();
   }
-}
-
-/**
- * Takes the import lock, waiting on timers for another import to finish: an
- * import waiting in this process must not stall the one holding the lock.
- */
-function beginImmediate(db: DatabaseSync, waitMs: number): Promise<void> {
-  return whenUnlocked(
-    db,
-    () => db.exec('BEGIN IMMEDIATE'),
-    { waitMs },
-    (cause) => new Error(`another import held the import lock for more than ${Math.round(waitMs / 1000)} s`, { cause }),
-  );
 }
