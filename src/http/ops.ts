@@ -17,14 +17,15 @@ export interface OpsDeps {
 
 const CHECK_TIMEOUT_MS = 2_500;
 
-async function reachable(check: () => Promise<void>): Promise<boolean> {
+/** true when the check passes within CHECK_TIMEOUT_MS; otherwise what failed. */
+async function reachable(check: () => Promise<void>): Promise<true | Error> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS)));
+  const timeout = new Promise<Error>((resolve) => (timer = setTimeout(() => resolve(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)));
   try {
     return await Promise.race([
       check().then(
-        () => true,
-        () => false,
+        () => true as const,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
       ),
       timeout,
     ]);
@@ -34,20 +35,30 @@ async function reachable(check: () => Promise<void>): Promise<boolean> {
 }
 
 /**
- * Ready when the database answers. Redis down leaves the instance ready
+ * Ready when the database answers (on SQLite: from the files this server
+ * opened, still under their names). Redis down leaves the instance ready
  * ("degraded"): it still serves, with per-instance limits, and taking every
  * instance out of rotation would turn a Redis outage into a full one.
  */
 export async function registerOps(app: FastifyInstance, deps: OpsDeps): Promise<void> {
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  // Why the database check fails, logged when it starts failing (or for another reason) and when it passes again,
+  // not at every probe; the answer itself says only "unreachable" (it needs no key, and file paths are the operator's).
+  let databaseFault: string | null = null;
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     const [database, redis] = await Promise.all([reachable(() => deps.store.ping()), deps.redis ? reachable(() => deps.redis!.ping()) : Promise.resolve(null)]);
-    const checks = { database: database ? 'ok' : 'unreachable', redis: redis === null ? 'not configured' : redis ? 'ok' : 'unreachable' };
-    if (!database) {
+    const fault = database === true ? null : database.message;
+    if (fault !== databaseFault) {
+      if (fault === null) request.log.info({}, 'readiness: the database check passes again');
+      else request.log.warn({ err: database }, `readiness: the database check fails: ${fault}`);
+      databaseFault = fault;
+    }
+    const checks = { database: fault === null ? 'ok' : 'unreachable', redis: redis === null ? 'not configured' : redis === true ? 'ok' : 'unreachable' };
+    if (fault !== null) {
       deps.metrics.storeError('database');
       reply.code(503).header('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
       return { status: 'unavailable', checks };
     }
-    return { status: redis === false ? 'degraded' : 'ready', checks };
+    return { status: redis === null || redis === true ? 'ready' : 'degraded', checks };
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

@@ -38,6 +38,7 @@ import { SQLITE_MMAP_MAX_BYTES } from '../../config.ts';
 import { BatchReader } from './batch-reader.ts';
 import { endReadTurn } from './read-turn.ts';
 import { openDatabase } from './connection.ts';
+import { OpenedFiles } from './opened-files.ts';
 import { inImport, inTransaction } from './transactions.ts';
 import { TurnLoad } from './turn-load.ts';
 
@@ -111,6 +112,8 @@ export class SqliteStore extends SqliteStatements implements Store {
   private readonly dataVersion: StatementSync;
   private readonly version: WindowedVersion;
   private readonly importListeners: (() => Promise<void>)[] = [];
+  /** null for an in-memory database. */
+  private readonly opened: OpenedFiles | null;
 
   constructor(options: SqliteStoreOptions) {
     const writeWait = options.writeWait ?? SERVER_WRITE_WAIT;
@@ -165,6 +168,7 @@ export class SqliteStore extends SqliteStatements implements Store {
         ? null
         : new BatchReader({ path: options.path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes }, { minIds: options.batchThreadMinIds ?? BATCH_THREAD_MIN_IDS });
     this.navigation = new SqliteNavigation(this.db, () => this.externalWriteVersion(), this.batchReader);
+    this.opened = options.path === ':memory:' ? null : new OpenedFiles([options.path, activityPath(options.path)]);
   }
 
   /**
@@ -294,8 +298,10 @@ export class SqliteStore extends SqliteStatements implements Store {
     return backupInto(this.db, file);
   }
 
+  /** The database answers, and its files are still the ones this store opened (opened-files.ts). */
   async ping(): Promise<void> {
     this.stmt('SELECT 1').get();
+    this.opened?.check();
   }
 
   async close(): Promise<void> {
