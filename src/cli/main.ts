@@ -49,6 +49,8 @@ function operatorWriteWait(): WriteWait {
   let said = false;
   return {
     waitMs: IMPORT_WAIT_MS,
+    // A revocation made during an import must be made: it waits for the commit.
+    untilImportCommits: true,
     onWaiting: () => {
       if (said) return;
       said = true;

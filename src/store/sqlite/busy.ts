@@ -29,6 +29,15 @@ export interface WriteWait {
   waitMs: number;
   /** Called once a write has waited IMPORT_NOTICE_MS, at most once per write (the CLI says that it waits). */
   onWaiting?: () => void;
+  /**
+   * true: a write waits out an import too, up to waitMs (the operator CLI, whose revocation must be made).
+   * Otherwise (the server) a write that has waited IMPORT_NOTICE_MS gives up at once with DatabaseBusyError
+   * when importRunning says an import holds the lock (import-marker.ts): it would hold it for longer than
+   * a request should wait.
+   */
+  untilImportCommits?: boolean;
+  /** Whether an import holds the write lock now (the store sets it from its file's path). */
+  importRunning?: () => boolean;
 }
 
 /** The server's writes: a request is answered within WRITE_WAIT_MS, with a 503 if the lock stayed held. */
@@ -60,6 +69,16 @@ export function stayedLocked(waitMs: number, cause: unknown): DatabaseBusyError 
   );
 }
 
+/** What a write that found an import holding the lock throws: nothing of it was written. */
+export function importHoldsLock(cause: unknown): DatabaseBusyError {
+  return new DatabaseBusyError(
+    'an import is being written to the database and holds its write lock until it commits; nothing was changed: try again once it has',
+    {
+      cause,
+    },
+  );
+}
+
 /** Runs write, retrying it on timers while another connection holds the write lock (see WriteWait). */
 export async function whenUnlocked<T>(
   db: DatabaseSync,
@@ -70,16 +89,25 @@ export async function whenUnlocked<T>(
   const started = Date.now();
   const deadline = started + wait.waitMs;
   let noticed = wait.onWaiting === undefined;
+  let importSeen = false;
   for (let pause = 5; ; pause = Math.min(2 * pause, 100)) {
     try {
       return tryWrite(db, write);
     } catch (error) {
       if (!isBusy(error)) throw error;
+      if (importSeen) throw importHoldsLock(error);
       const now = Date.now();
       if (now >= deadline) throw timedOut(error);
-      if (!noticed && now - started >= IMPORT_NOTICE_MS) {
-        noticed = true;
-        wait.onWaiting!();
+      if (now - started >= IMPORT_NOTICE_MS) {
+        if (!noticed) {
+          noticed = true;
+          wait.onWaiting!();
+        }
+        // Tried once more at once: the import may have committed between the try and the look.
+        if (wait.untilImportCommits !== true && wait.importRunning?.() === true) {
+          importSeen = true;
+          continue;
+        }
       }
     }
     await new Promise((resolve) => setTimeout(resolve, pause));

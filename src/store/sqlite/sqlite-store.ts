@@ -39,6 +39,7 @@ import { BatchReader } from './batch-reader.ts';
 import { endReadTurn } from './read-turn.ts';
 import { openDatabase } from './connection.ts';
 import { OpenedFiles } from './opened-files.ts';
+import { importRunning } from './import-marker.ts';
 import { inImport, inTransaction } from './transactions.ts';
 import { TurnLoad } from './turn-load.ts';
 
@@ -52,8 +53,9 @@ export interface SqliteStoreOptions {
    * How every other write waits while another connection holds the write
    * lock (an import, until it commits), and what it does once it has waited a
    * moment. Default SERVER_WRITE_WAIT: a request is answered, with a 503 if
-   * need be, within WRITE_WAIT_MS. The operator CLI waits as long as imports
-   * wait for each other, and says so (src/deps.ts).
+   * need be, within WRITE_WAIT_MS, and at once when an import holds the lock
+   * (import-marker.ts). The operator CLI waits as long as imports wait for
+   * each other, and says so (src/cli/main.ts).
    */
   writeWait?: WriteWait;
   /** Search's limits (tests); defaults otherwise. */
@@ -116,7 +118,9 @@ export class SqliteStore extends SqliteStatements implements Store {
   private readonly opened: OpenedFiles | null;
 
   constructor(options: SqliteStoreOptions) {
-    const writeWait = options.writeWait ?? SERVER_WRITE_WAIT;
+    const asked = options.writeWait ?? SERVER_WRITE_WAIT;
+    // A write that finds an import writing this file knows it at once (import-marker.ts); an in-memory database has no other writer.
+    const writeWait = options.path === ':memory:' ? asked : { ...asked, importRunning: () => importRunning(options.path) };
     super(openDatabase(options.path, BUSY_TIMEOUT_MS, options.mmapBytes ?? SQLITE_MMAP_MAX_BYTES), writeWait);
     this.path = options.path;
     this.searchTuning = options.searchTuning ?? {};

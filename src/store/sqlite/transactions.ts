@@ -10,6 +10,7 @@ import { attachActivityReadOnly } from './activity.ts';
 import { SQLITE_LAST_USED_AT } from './access-store.ts';
 import { BUSY_TIMEOUT_MS, whenUnlocked, type WriteWait } from './busy.ts';
 import { openDatabase } from './connection.ts';
+import { markImport } from './import-marker.ts';
 import { SqliteImportTransaction } from './import-transaction.ts';
 import { noteWrite } from './read-turn.ts';
 import { SqliteSql } from './sql.ts';
@@ -38,18 +39,23 @@ export async function inImport<T>(
   db.exec(`PRAGMA threads = ${IMPORT_SORT_THREADS}`);
   try {
     await beginImmediate(db, options.waitMs);
+    // From here until it commits or rolls back, other writers can tell that it is an import that holds the lock.
+    const marker = path === ':memory:' ? null : markImport(path);
+    let result: T;
     try {
       const tx = new SqliteImportTransaction(db, options.searchIndex);
-      const result = await fn(tx);
+      result = await fn(tx);
       tx.finish();
       db.exec('COMMIT');
-      noteWrite();
-      await committed();
-      return result;
     } catch (error) {
       if (db.isTransaction) db.exec('ROLLBACK');
       throw error;
+    } finally {
+      marker?.release();
     }
+    noteWrite();
+    await committed();
+    return result;
   } finally {
     db.close();
   }
