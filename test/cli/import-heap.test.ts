@@ -88,10 +88,9 @@ test('SIGTERM to the CLI stops the import in its child: the CLI dies of the sign
   const tmp = join(dir, 'tmp-term');
   const run = await startBigImport(db, tmp);
   run.child.kill('SIGTERM');
-  const started = performance.now();
+  // As below, no bound in seconds: a child the signal did not reach would have committed before it exits.
   const { code, signal } = await run.exited;
   assert.equal(signal, 'SIGTERM', `exit ${code}: ${run.stderr()}`);
-  assert.ok(performance.now() - started < 10_000, 'the CLI stops once its child has');
   await run.closed;
   assert.deepEqual(scratchIn(tmp), [], 'the import’s scratch file is gone');
   await assertNothingImported(db);
@@ -103,9 +102,9 @@ test('kill -9 of the CLI stops the import in its child too: nothing is imported 
   const run = await startBigImport(db, tmp);
   run.child.kill('SIGKILL');
   assert.equal((await run.exited).signal, 'SIGKILL');
-  const started = performance.now();
+  // No bound in seconds (the child notices at its next progress tick, which a loaded machine delays): a child
+  // that went on would have committed the import by the time it exits, and the check below would see it.
   await run.closed;
-  assert.ok(performance.now() - started < 10_000, 'the child stops once the CLI is gone, not when its import is done');
   assert.deepEqual(scratchIn(tmp), [], 'the import’s scratch file is gone');
   await assertNothingImported(db);
 });
