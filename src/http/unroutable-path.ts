@@ -37,13 +37,21 @@ function decodes(text: string): boolean {
 
 /**
  * Where the path starts in a request target: 0 in origin form (`/v1/…`); after the authority in
- * absolute form (`http://host/v1/…`), which the router takes by the same rule (find-my-way drops
- * `^https?://` up to the next `/`); -1 when there is no path to route.
+ * absolute form (`http://host/v1/…`, the scheme in any case), where the router finds it by the
+ * same rule (find-my-way's getPathFromAbsoluteUrl: the authority ends at the first `/` or `?`);
+ * -1 when there is no path to route (none, a query right after the authority, or a fragment).
  */
 function pathStart(url: string): number {
   if (url.startsWith('/')) return 0;
-  const scheme = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
-  return scheme === -1 ? -1 : url.indexOf('/', scheme);
+  const schemeEnd = url.indexOf('://');
+  if (schemeEnd === -1) return -1;
+  const scheme = url.slice(0, schemeEnd).toLowerCase();
+  if (scheme !== 'http' && scheme !== 'https') return -1;
+  const authority = schemeEnd + 3;
+  const path = url.indexOf('/', authority);
+  const query = url.indexOf('?', authority);
+  if (path === -1 || (query !== -1 && query < path) || url.includes('#', authority)) return -1;
+  return path;
 }
 
 /** Whether a request target, in origin or absolute form, names a /v1 path. */

@@ -178,7 +178,12 @@ describe('the front door, over a real socket', () => {
 
   test('a /v1 target in absolute form is checked in the same order as its origin form: the key before a path that does not decode', async () => {
     const auth = `Authorization: Bearer ${ctx.key}\r\n`;
-    for (const target of ['http://x/v1/codes/demo:%ZZ', 'https://x:8443/v1/codes/demo:%FF/changes', 'http://x/v1/codes/demo%3AA']) {
+    for (const target of [
+      'http://x/v1/codes/demo:%ZZ',
+      'https://x:8443/v1/codes/demo:%FF/changes',
+      'HTTP://x/v1/codes/demo:%ZZ',
+      'http://x/v1/codes/demo%3AA',
+    ]) {
       const noKey = await one(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       assert.equal(noKey.status, 401, `${target}: ${noKey.body}`);
       assert.equal(assertJsonError(view(noKey), target).code, 'invalid_api_key');
@@ -189,6 +194,9 @@ describe('the front door, over a real socket', () => {
     assert.ok(bad.headers.get('ratelimit'), 'the 400 of an admitted request is counted and carries its RateLimit fields');
     const good = await one(`GET http://x/v1/codes/demo%3AA HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`);
     assert.equal(good.status, 200, good.body);
+    // A /v1 path in the query after the authority is no path: the router serves the landing page, the query as sent.
+    const inQuery = await one(`GET http://x?next=/v1/codes/demo:%ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    assert.equal(inQuery.status, 200, inQuery.body);
   });
 });
 
