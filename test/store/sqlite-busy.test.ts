@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { DatabaseBusyError, StoreUnavailableError } from '../../src/errors.ts';
 import { createUser } from '../../src/services/dashboard/users.ts';
 import { IMPORT_NOTICE_MS } from '../../src/store/sqlite/busy.ts';
+import { SqlKeyLifeStore } from '../../src/store/sql/key-life-queries.ts';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { createTestContext, type TestContext } from '../helpers/context.ts';
 
@@ -65,4 +66,22 @@ test('a write held up past its wait gives up with DatabaseBusyError (a 503, not 
   }
   assert.equal(await store.dashboard.getUserByEmail('held@example.com'), null);
   await store.close();
+});
+
+test("the request log's prune on the event loop waits out the activity file's lock while an import holds the main file", async () => {
+  const importer = new SqliteStore({ path: join(ctx.dir, 'codebook.db') });
+  const activity = new DatabaseSync(join(ctx.dir, 'codebook.db.activity'));
+  try {
+    await importer.withImport(async () => {
+      activity.exec('BEGIN IMMEDIATE');
+      setTimeout(() => activity.exec('COMMIT'), IMPORT_NOTICE_MS + 500);
+      // The event loop's path (SqlKeyLifeStore's), which runs when the writer thread cannot.
+      const prune = SqlKeyLifeStore.prototype.pruneRequests.call(ctx.store.keyLife, ctx.org.id, new Date().toISOString(), 0);
+      await assert.doesNotReject(prune, 'an import on the main file is no reason for an activity write to give up');
+    });
+  } finally {
+    if (activity.isTransaction) activity.exec('ROLLBACK');
+    activity.close();
+    await importer.close();
+  }
 });

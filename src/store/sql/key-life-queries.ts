@@ -114,8 +114,16 @@ export abstract class SqlKeyLifeStore extends SqlKeyRecords implements KeyLifeSt
     return { entries: found.slice(0, q.limit), hasMore: found.length > q.limit };
   }
 
+  /**
+   * Where the request log's deletes run: the store's Sql unless a backend says otherwise (SQLite: the
+   * log lives in the activity file, which an import never locks, so its deletes wait as for any writer).
+   */
+  protected get requestLogSql(): Sql {
+    return this.sql;
+  }
+
   async pruneRequests(orgId: string, before: string, keep: number): Promise<void> {
-    const sql = this.sql;
+    const sql = this.requestLogSql;
     const firstId = async (query: string, params: SqlValue[]) => {
       const [row] = await sql.rows(query, params);
       return row === undefined ? null : Number(row.id);

@@ -14,6 +14,7 @@ import { SqliteSql } from './sql.ts';
 
 export class SqliteKeyLifeStore extends SqlKeyLifeStore {
   private readonly db: DatabaseSync;
+  private readonly logSql: SqliteSql;
   /** Null for an in-memory database, which no other connection can reach: appended on the event loop. */
   private readonly writer: ActivityWriter | null;
 
@@ -24,6 +25,8 @@ export class SqliteKeyLifeStore extends SqlKeyLifeStore {
   ) {
     super(new SqliteSql(db, options.writeWait));
     this.db = db;
+    // An import's lock on the main file is no reason for a write to the activity file to give up (busy.ts).
+    this.logSql = new SqliteSql(db, options.writeWait && { ...options.writeWait, importRunning: undefined });
     this.writer =
       options.activityFile === null
         ? null
@@ -56,6 +59,10 @@ export class SqliteKeyLifeStore extends SqlKeyLifeStore {
   override async pruneRequests(orgId: string, before: string, keep: number): Promise<void> {
     if (this.writer !== null && (await this.writer.prune({ orgId, before, keep }))) return;
     await super.pruneRequests(orgId, before, keep);
+  }
+
+  protected override get requestLogSql(): SqliteSql {
+    return this.logSql;
   }
 
   /** Waits for the appends sent to the writer thread and stops it. */
