@@ -5,7 +5,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { KEY_LIFE_SQLITE, KEY_ROLLS_SQLITE } from './key-life-migration.ts';
-import { SEARCH_WORDS_CHURN_SCHEMA, SQLITE_SEARCH_SCHEMA } from './search.ts';
+import { SEARCH_WORDS_CHURN_SCHEMA, SEARCH_WORDS_DIGEST_SCHEMA, SQLITE_SEARCH_SCHEMA } from './search.ts';
 import { dropOneCharacterPrefixes, indexExistingCodes, rebuildSearchWords, refoldSearchRows } from './search-migrations.ts';
 import { fillSearchTerms } from './search-terms.ts';
 import { SQLITE_SYSTEMS_SCHEMA } from './systems.ts';
@@ -203,6 +203,9 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   INDEX_COLUMNS,
   // 18: which key was rolled to which successor
   KEY_ROLLS_SQLITE,
+  // 19: each search row's digest of its words (NULL until the row is next written): a revision that
+  //     leaves a record's words as they were does not write them again in the word index
+  SEARCH_WORDS_DIGEST_SCHEMA,
 ];
 
 /** The version whose migration moves the server's bookkeeping to the activity file. */

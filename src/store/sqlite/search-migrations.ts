@@ -2,7 +2,10 @@
  * What the migrations do to the SQLite search index over the records already
  * stored: build it (migration 7), rebuild the word index without word
  * positions (12) and without its one-character prefix level (16), and refold
- * the rows whose folding changed (13).
+ * the rows whose folding changed (13). Each of these runs before migration 19
+ * adds words_digest to the search table, so none writes it; one that rewrites
+ * a record's words after it must write the row's digest too, or set it NULL
+ * (see SEARCH_WORDS_DIGEST_SCHEMA).
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { refoldedSearchRow, searchTexts, storedSearchRow, type SearchRow, type StoredSearchSource } from '../search-walk.ts';
@@ -15,7 +18,7 @@ const INDEX_CHUNK = 2_000;
 
 /** Builds the search rows of every stored code (migration 7, which adds search; search_terms comes with 9). */
 export function indexExistingCodes(db: DatabaseSync): void {
-  const indexer = new SqliteSearchIndexer(db, { terms: false });
+  const indexer = new SqliteSearchIndexer(db, { terms: false, digests: false });
   const all = db.prepare('SELECT id, system, code, status, json FROM codes ORDER BY id');
   let chunk: SearchRow[] = [];
   for (const r of all.iterate() as Iterable<StoredSearchSource>) {

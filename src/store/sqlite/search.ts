@@ -16,8 +16,13 @@
  * exactly the record's words (tokenizedText in search-text.ts: lower-case
  * ASCII as folded, anything else as its words split here), so each word is
  * one FTS5 term, exactly.
+ *
+ * Since schema 19 each search row keeps a digest of the text FTS5 was given
+ * (words_digest, see wordsDigest): a revision whose text is the same (a
+ * retirement, a change of other fields) keeps its words in FTS5 as they are.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { createXXHash3 } from 'hash-wasm';
 import type { CodeRecord } from '../../domain/records.ts';
 import { searchTexts, walkSearch, type CodeSearchQuery, type SearchGroup, type SearchKey, type SearchRow, type SearchTuning } from '../search-walk.ts';
 import { tokenizedText } from '../../domain/search-text.ts';
@@ -112,6 +117,32 @@ export const SEARCH_WORDS_CHURN_SCHEMA = `
 `;
 
 /**
+ * Migration 19: the digest of the text each search row's words were made from
+ * (wordsDigest), NULL for the rows written before, which get theirs when next
+ * written. Whatever writes a row's words in search_words must write its digest
+ * with them or set it NULL, never leave one that no longer matches: a row
+ * whose digest matches keeps the words it has.
+ */
+export const SEARCH_WORDS_DIGEST_SCHEMA = 'ALTER TABLE search_codes ADD COLUMN words_digest INTEGER';
+
+/** Compiled once, when the module loads (hash-wasm's WebAssembly), as for the entity tags. */
+const xxh3 = await createXXHash3();
+
+/**
+ * A 64-bit digest (XXH3-64 of its UTF-8, as a signed SQLite INTEGER) of the
+ * text a record's words are made from, as FTS5 is given it. Two texts share
+ * one only by a 2^-64 chance; a record's text is the operator's data, not
+ * chosen to collide. ~1 µs a record, against the FTS5 delete and insert it
+ * saves a record whose words did not change.
+ */
+export function wordsDigest(text: string): bigint {
+  xxh3.init();
+  xxh3.update(text);
+  const digest = xxh3.digest('binary');
+  return new DataView(digest.buffer, digest.byteOffset, digest.length).getBigInt64(0);
+}
+
+/**
  * Adds an import's revisions of the word index to the count since its last
  * merge, and merges it (FTS5 'optimize', in the import's transaction) once
  * the count passes MERGE_AFTER_REVISED_SHARE of the records it holds.
@@ -130,6 +161,12 @@ export function mergeWordIndex(db: DatabaseSync): void {
   db.exec('UPDATE search_words_churn SET revised = 0 WHERE id = 1');
 }
 
+/** What the indexer finds of a row already indexed: its sequence, and the digest of its words (null: unknown). */
+interface IndexedRow {
+  seq: bigint;
+  words_digest: bigint | null;
+}
+
 /** Writes the search rows of codes just written, inside the import's transaction. */
 export class SqliteSearchIndexer {
   private readonly find: StatementSync;
@@ -140,7 +177,7 @@ export class SqliteSearchIndexer {
   private readonly db: DatabaseSync;
   /** Records added by this transaction. */
   private added = 0;
-  /** Records this transaction revised (their old words deleted). */
+  /** Records this transaction revised whose words changed (their old words deleted). */
   revised = 0;
   /** REBUILT_INDEX is dropped, to be built again by finish(). */
   private rebuilding = false;
@@ -149,15 +186,24 @@ export class SqliteSearchIndexer {
   private readonly insertWords: StatementSync;
   /** null: the index as migration 7 built it, before search_terms (migration 10 fills that from the FTS5 index). */
   private readonly terms: SearchTermWriter | null;
+  /** false: the search table as before migration 19, without words_digest; every revision writes its words. */
+  private readonly digests: boolean;
 
-  constructor(db: DatabaseSync, options: { terms: boolean } = { terms: true }) {
+  /** The options describe an older schema (the migrations that build the index on one, and the tests of them). */
+  constructor(db: DatabaseSync, options: { terms?: boolean; digests?: boolean } = {}) {
     this.db = db;
-    this.terms = options.terms ? new SearchTermWriter(db) : null;
-    this.find = db.prepare('SELECT seq FROM search_codes WHERE id = ?');
+    this.terms = (options.terms ?? true) ? new SearchTermWriter(db) : null;
+    this.digests = options.digests ?? true;
+    const digest = this.digests ? ', words_digest' : '';
+    // One lookup a row gives both. Read as bigints: a digest takes all 64 bits.
+    this.find = db.prepare(`SELECT seq${digest} FROM search_codes WHERE id = ?`);
+    this.find.setReadBigInts(true);
     // The sequence is counted here: INSERT … RETURNING cost three times a plain insert.
-    this.insert = db.prepare('INSERT INTO search_codes (seq, id, system, status, folded_code, folded_display) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insert = db.prepare(
+      `INSERT INTO search_codes (seq, id, system, status, folded_code, folded_display${digest}) VALUES (?, ?, ?, ?, ?, ?${this.digests ? ', ?' : ''})`,
+    );
     this.lastSeq = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM search_codes');
-    this.update = db.prepare('UPDATE search_codes SET status = ?, folded_code = ?, folded_display = ? WHERE seq = ?');
+    this.update = db.prepare(`UPDATE search_codes SET status = ?, folded_code = ?, folded_display = ?${this.digests ? ', words_digest = ?' : ''} WHERE seq = ?`);
     this.deleteWords = db.prepare('DELETE FROM search_words WHERE rowid = ?');
     this.insertWords = db.prepare('INSERT INTO search_words (rowid, words) VALUES (?, ?)');
   }
@@ -192,34 +238,45 @@ export class SqliteSearchIndexer {
    * row by row cost twice as much (FTS5 reloads its state between them).
    * isNew[i] true: the import found no record of row i, so it has no search
    * row either and is not looked up (a snapshot's first import: ~2 µs a record).
+   * A row already indexed whose words' digest is the one stored (a status
+   * changed, or a field search does not read) has its search row updated and
+   * its words left as they are in FTS5 and the word list: the FTS5 delete and
+   * insert were most of the write lock of an import retiring many codes.
    */
   writeMany(rows: readonly SearchRow[], isNew: readonly boolean[] = []): void {
+    const texts = rows.map((row) => tokenizedText(searchTexts(row)));
+    const digests = this.digests ? texts.map(wordsDigest) : [];
+    /** Per row: its sequence (0: none yet), and whether its words are to be written (new, or changed). */
     const seqs: number[] = [];
     const revised: boolean[] = [];
+    const writesWords: boolean[] = [];
     rows.forEach((row, i) => {
-      const found = isNew[i] === true ? undefined : (this.find.get(row.id) as { seq: number } | undefined);
+      const found = isNew[i] === true ? undefined : (this.find.get(row.id) as IndexedRow | undefined);
       seqs.push(found ? Number(found.seq) : 0);
       revised.push(found !== undefined);
+      writesWords.push(found === undefined || !this.digests || found.words_digest !== digests[i]);
     });
     let seq = this.lastIndexed();
     const fresh = revised.filter((r) => !r).length;
     this.added += fresh;
-    this.revised += rows.length - fresh;
+    this.revised += writesWords.filter((w) => w).length - fresh;
     if (!this.rebuilding && worthRebuilding(this.added, seq + fresh)) this.dropRebuiltIndex();
+    const digestOf = (i: number) => (this.digests ? [digests[i]!] : []);
     rows.forEach((row, i) => {
-      if (revised[i]) this.update.run(row.status, row.foldedCode, row.foldedDisplay, seqs[i]!);
+      if (revised[i]) this.update.run(row.status, row.foldedCode, row.foldedDisplay, ...digestOf(i), seqs[i]!);
       else {
         seqs[i] = ++seq;
-        this.insert.run(seqs[i], row.id, row.system, row.status, row.foldedCode, row.foldedDisplay);
+        this.insert.run(seqs[i], row.id, row.system, row.status, row.foldedCode, row.foldedDisplay, ...digestOf(i));
       }
     });
     this.seq = seq;
     rows.forEach((_, i) => {
-      if (revised[i]) this.deleteWords.run(seqs[i]!);
+      if (revised[i] && writesWords[i]) this.deleteWords.run(seqs[i]!);
     });
-    const texts = rows.map((row) => tokenizedText(searchTexts(row)));
-    texts.forEach((text, i) => this.insertWords.run(seqs[i]!, text));
-    if (this.terms) for (const text of texts) this.terms.write(text);
+    texts.forEach((text, i) => {
+      if (writesWords[i]) this.insertWords.run(seqs[i]!, text);
+    });
+    if (this.terms) for (const [i, text] of texts.entries()) if (writesWords[i]) this.terms.write(text);
   }
 
   /** What writeMany left for the end of the transaction: the word list, and the index it dropped. */
