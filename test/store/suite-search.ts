@@ -175,4 +175,40 @@ export function searchTests(open: OpenStore): void {
       assert.deepEqual(await searchAll(store, 'no long'), ['x:2']);
     });
   });
+
+  test('a record revised without a change to its words keeps them; one whose definition or display alone changed has its new words only', async () => {
+    await withStore(open, async (store) => {
+      const other = (row: CodeWrite): CodeWrite => ({ ...row, json: JSON.stringify({ ...JSON.parse(row.json), attributes: { note: 'revised' } }) });
+      await writeCodes(store, [
+        textRow('w:1', 'Lateral view', 'Seen from the side.'),
+        textRow('w:2', 'Medial view', 'Seen from the middle.'),
+        textRow('w:3', 'Dorsal view', 'Seen from the back.'),
+        textRow('w:4', 'Ventral view', 'Seen from the front.'),
+      ]);
+      // Retired, revised in a field search does not read, a definition alone and a display alone changed.
+      await writeCodes(store, [
+        textRow('w:1', 'Lateral view', 'Seen from the side.', 'retired'),
+        other(textRow('w:2', 'Medial view', 'Seen from the middle.')),
+        textRow('w:3', 'Dorsal view', 'Looked at from above.'),
+        textRow('w:4', 'Anterior view', 'Seen from the front.'),
+      ]);
+      assert.deepEqual(await searchAll(store, 'side'), ['w:1'], 'the retired code by a word of its definition');
+      assert.deepEqual(await searchAll(store, 'lateral'), ['w:1'], 'and of its display');
+      assert.deepEqual(await searchAll(store, 'side', 200, { status: 'retired' }), ['w:1']);
+      assert.deepEqual(await searchAll(store, 'side', 200, { status: 'active' }), []);
+      assert.deepEqual(await searchAll(store, 'view', 200, { status: 'active' }), ['w:2', 'w:3', 'w:4']);
+      assert.deepEqual(await searchAll(store, 'middle'), ['w:2'], 'revised in another field: its words as they were');
+      assert.deepEqual(await searchAll(store, 'above'), ['w:3'], 'the new definition');
+      assert.deepEqual(await searchAll(store, 'back'), [], 'not the old one');
+      assert.deepEqual(await searchAll(store, 'anterior'), ['w:4'], 'the new display');
+      assert.deepEqual(await searchAll(store, 'ventral'), [], 'not the old one');
+      assert.deepEqual(await searchAll(store, 'front'), ['w:4'], 'and its definition, unchanged');
+      // Back to active, and then a word of the definition changed: each revision since is followed.
+      await writeCodes(store, [textRow('w:1', 'Lateral view', 'Seen from the side.')]);
+      assert.deepEqual(await searchAll(store, 'side', 200, { status: 'active' }), ['w:1']);
+      await writeCodes(store, [textRow('w:1', 'Lateral view', 'Seen from the edge.', 'retired')]);
+      assert.deepEqual(await searchAll(store, 'side'), []);
+      assert.deepEqual(await searchAll(store, 'edge', 200, { status: 'retired' }), ['w:1']);
+    });
+  });
 }

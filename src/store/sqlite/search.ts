@@ -203,7 +203,9 @@ export class SqliteSearchIndexer {
       `INSERT INTO search_codes (seq, id, system, status, folded_code, folded_display${digest}) VALUES (?, ?, ?, ?, ?, ?${this.digests ? ', ?' : ''})`,
     );
     this.lastSeq = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM search_codes');
-    this.update = db.prepare(`UPDATE search_codes SET status = ?, folded_code = ?, folded_display = ?${this.digests ? ', words_digest = ?' : ''} WHERE seq = ?`);
+    this.update = db.prepare(
+      `UPDATE search_codes SET status = ?, folded_code = ?, folded_display = ?${this.digests ? ', words_digest = ?' : ''} WHERE seq = ?`,
+    );
     this.deleteWords = db.prepare('DELETE FROM search_words WHERE rowid = ?');
     this.insertWords = db.prepare('INSERT INTO search_words (rowid, words) VALUES (?, ?)');
   }
