@@ -288,7 +288,8 @@ test('without the thread (an in-memory database), a large batch is appended a sl
 /** A counter of the DELETE statements the store's key-life part runs on its own (the event loop's) connection. */
 function countDeletesOnEventLoop(store: SqliteStore): () => number {
   let n = 0;
-  const sql = (store.keyLife as unknown as { sql: { run: (query: string, params?: unknown[]) => Promise<number> } }).sql;
+  // The Sql the request log's deletes go through (SqliteKeyLifeStore's requestLogSql, the same object each time).
+  const sql = (store.keyLife as unknown as { requestLogSql: { run: (query: string, params?: unknown[]) => Promise<number> } }).requestLogSql;
   const run = sql.run.bind(sql);
   sql.run = (query, params) => {
     if (query.startsWith('DELETE FROM request_log')) n++;
