@@ -29,6 +29,9 @@
  * refuses behind others on the same connection is answered after their answers
  * (clientErrorHandler in error-handler.ts).
  *
+ * A connection whose client pipelines requests and leaves their answers
+ * unread is closed once those pass MAX_UNREAD_BYTES (below).
+ *
  * Whatever a body is written from must stay as it is until the response
  * closes, which was already so: a socket keeps what it could not write at once
  * (body-buffers.ts reuses a body's buffer only on 'close').
@@ -78,8 +81,50 @@ export class BatchedResponse<Request extends IncomingMessage = IncomingMessage> 
     return this;
   }
 
-  /** Writes what end() was called with. */
+  /** Writes what end() was called with, unless its client has left too much unread (see MAX_UNREAD_BYTES). */
   writeNow(args: EndArguments): void {
+    const socket = this.req.socket;
+    const body = args[0];
+    const size = ANSWER_OVERHEAD + (typeof body === 'string' || body instanceof Uint8Array ? body.length : 0);
+    const before = unread.get(socket) ?? 0;
+    const waiting = before + size;
+    // The first answer waiting always goes out, however large (a batch of large records may pass the bound alone).
+    if (before > 0 && waiting > MAX_UNREAD_BYTES) {
+      // A client that sends request after request and reads none of the answers would have the server
+      // keep them all (~50 MB a connection for 17 KB pages, before Node stops reading it): closed instead.
+      socket.destroy();
+      return;
+    }
+    unread.set(socket, waiting);
+    this.answerSize = size;
+    this.on('finish', settled);
     super.end(...(args as [unknown, BufferEncoding, () => void]));
   }
+
+  /** What writeNow counted of this answer in its connection's unread bytes. */
+  answerSize = 0;
+}
+
+/**
+ * How many bytes of answers a connection may hold that its client has not
+ * taken (written, not yet handed to the kernel whole): a client that waits
+ * for each answer before it sends the next request holds one; one that
+ * pipelines a few requests and reads as it goes, a few. Past this (beyond its
+ * first answer), the client pipelines far more than it reads, and the
+ * connection is closed: a server may close a connection at any time, and a
+ * client retries the requests it got no answer to. Without it, 32 connections
+ * that pipelined 50-code pages and read nothing took the server to 1.9 GB in
+ * 12 s and growing; with it they are closed within 3 s, the server at ~330 MB
+ * (bench/HISTORY.md, 2026-12-08).
+ */
+export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+/** What an answer costs beyond its body while it waits: its head, and the response object itself. */
+const ANSWER_OVERHEAD = 2048;
+
+/** Per connection, the bytes of its answers not yet taken (MAX_UNREAD_BYTES). */
+const unread = new WeakMap<object, number>();
+
+function settled(this: BatchedResponse): void {
+  const socket = this.req.socket;
+  unread.set(socket, (unread.get(socket) ?? this.answerSize) - this.answerSize);
 }
