@@ -144,6 +144,20 @@ describe('codes', () => {
       [{ display: 'Code one, revised' }],
     );
   });
+
+  test('an id of . or .. is refused before anything is sent: fetch would resolve it as a path segment and ask another endpoint', async () => {
+    const recorded = recordingFetch();
+    const codebook = client({ fetch: recorded.fetch });
+    // Sent, '..' would make /v1/codes/../changes, that is /v1/changes: the whole feed as this code's changes.
+    assert.throws(() => codebook.codes.changes('..'), TypeError);
+    assert.throws(() => codebook.codes.get('.'), TypeError);
+    assert.throws(() => codebook.codes.ancestors('..'), TypeError);
+    assert.throws(() => codebook.systems.releases('..'), TypeError);
+    assert.throws(() => codebook.systems.get('.'), TypeError);
+    assert.deepEqual(recorded.sent, []);
+    // Dots inside an id are the id's own, and travel as they are.
+    await assert.rejects(codebook.codes.get('alpha:..'), CodeNotFoundError);
+  });
 });
 
 describe('changes', () => {

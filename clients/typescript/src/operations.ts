@@ -30,11 +30,16 @@ export const OPERATIONS = {
   listSystemRoots: { method: 'GET', path: '/v1/systems/{system}/roots', clientMethod: 'systems.roots' },
 } as const satisfies Record<OperationId, OperationEntry>;
 
-/** The path of an operation with its parameters filled in, each percent-encoded (a `/` in a code becomes %2F). */
+/**
+ * The path of an operation with its parameters filled in, each percent-encoded (a `/` in a code becomes %2F).
+ * `.` and `..` are refused: a URL parser resolves them as path segments, encoded (%2E) or not, so
+ * `codes.changes('..')` would ask /v1/changes. No code id (`{system}:{code}`) or system is either.
+ */
 export function operationPath(operation: OperationId, params: Record<string, string> = {}): string {
   return OPERATIONS[operation].path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
     const value = params[name];
     if (typeof value !== 'string' || value === '') throw new TypeError(`${name} must be a non-empty string.`);
+    if (value === '.' || value === '..') throw new TypeError(`${name} must not be ${JSON.stringify(value)}: no code or system has that id.`);
     return encodeURIComponent(value);
   });
 }
