@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { inspect } from 'node:util';
 import { Codebook, CodeNotFoundError, type Change, type Code } from '../../clients/typescript/src/index.ts';
-import { codeRows, recordingFetch, startTestServer, type TestServer } from './server.ts';
+import { ALL_ENDPOINTS, codeRows, recordingFetch, startTestServer, type TestServer } from './server.ts';
 
 let server: TestServer;
 let key: string;
@@ -157,6 +157,43 @@ describe('codes', () => {
     assert.deepEqual(recorded.sent, []);
     // Dots inside an id are the id's own, and travel as they are.
     await assert.rejects(codebook.codes.get('alpha:..'), CodeNotFoundError);
+  });
+});
+
+describe('codes.batch', () => {
+  let batchKey: string;
+  before(async () => {
+    batchKey = await server.customer({ endpoints: [...ALL_ENDPOINTS, 'codes.batch'] });
+  });
+  const batchClient = (options: ConstructorParameters<typeof Codebook>[0] = {}) => client({ apiKey: batchKey, ...options });
+
+  test('gives the records in the order asked and the ids not found, as of a date when asked', async () => {
+    const codebook = batchClient();
+    const now = await codebook.codes.batch(['alpha:C002', 'alpha:NOPE', 'alpha:C001']);
+    assert.deepEqual(
+      now.data.map((code) => [code.id, code.status]),
+      [
+        ['alpha:C002', 'retired'],
+        ['alpha:C001', 'active'],
+      ],
+    );
+    assert.deepEqual(now.not_found, ['alpha:NOPE']);
+    const before = await codebook.codes.batch(['alpha:C002'], { as_of: '2024-01-31' });
+    assert.equal(before.data[0]?.status, 'active');
+  });
+
+  test('more ids than one request takes are refused before anything is sent', async () => {
+    const recorded = recordingFetch();
+    const codebook = batchClient({ fetch: recorded.fetch });
+    // Sent, a body of many megabytes is cut off by the service's 64 KiB limit while it is
+    // still being written: a connection error, retried with the whole upload each time.
+    const ids = Array.from({ length: 300_000 }, (_, i) => `alpha:C${i}`);
+    assert.throws(() => codebook.codes.batch(ids), { name: 'TypeError', message: /at most 200 ids.*got 300000/ });
+    assert.throws(() => codebook.codes.batch(ids.slice(0, 201)), TypeError);
+    assert.deepEqual(recorded.sent, []);
+    const most = await codebook.codes.batch(ids.slice(0, 200));
+    assert.equal(most.data.length + most.not_found.length, 200);
+    assert.equal(recorded.sent.length, 1);
   });
 });
 

@@ -34,6 +34,9 @@ import type {
 
 type Query = Record<string, QueryValue>;
 
+/** The most ids POST /v1/codes/batch takes in one request. */
+const BATCH_MAX_IDS = 200;
+
 /** The query to send, and the options of the call. */
 function split(params: RequestOptions | undefined): { query: Query; options: RequestOptions } {
   const { signal, timeoutMs, maxRetries, ...query } = params ?? {};
@@ -92,8 +95,14 @@ export class Codes {
   /**
    * POST /v1/codes/batch: up to 200 codes in one request (one request toward
    * the limits), optionally `as_of` a date. Records come in the order of `ids`.
+   * More ids are refused here: the service would refuse them too, and a body
+   * of megabytes is cut off while it is still being sent, which looks like a
+   * connection failure and would be retried, the whole upload each time.
    */
   batch(ids: string[], params?: BatchParams): Promise<BatchResult> {
+    if (Array.isArray(ids) && ids.length > BATCH_MAX_IDS) {
+      throw new TypeError(`codes.batch takes at most ${BATCH_MAX_IDS} ids per request; got ${ids.length}. Send them in slices of ${BATCH_MAX_IDS}.`);
+    }
     const { as_of, ...options } = params ?? {};
     return this.#core.one('batchGetCodes', {}, options, as_of === undefined ? { ids } : { ids, as_of });
   }
