@@ -1,6 +1,7 @@
 /** `codebook backup FILE`: a consistent copy of the SQLite database (FILE and FILE.activity), safe while the server runs. */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { loadConfig } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { helpHint, output, parseCommand } from './args.ts';
@@ -14,6 +15,11 @@ export async function backupCommand(args: string[], deps: () => Promise<Deps>): 
   // A backup never replaces anything: an older backup may be the only good one.
   if (existsSync(file)) throw new CliError(`${file} already exists; name a new file`);
   if (!existsSync(dirname(file)) || !statSync(dirname(file)).isDirectory()) throw new CliError(`no such folder: ${dirname(file)}`);
+  // Opening a database that is not there would create an empty one, and back that up as if it were the data.
+  const { database } = loadConfig();
+  if (database.kind === 'sqlite' && database.path !== ':memory:' && !existsSync(database.path)) {
+    throw new CliError(`no database at ${database.path} (DATABASE_URL): nothing to back up`);
+  }
   const { store } = await deps();
   const started = performance.now();
   const [, ...beside] = await store.backupTo(file);

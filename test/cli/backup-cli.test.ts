@@ -98,6 +98,18 @@ test('never overwrites a file, and says where a folder is missing', async () => 
   assert.equal(usage.code, 2);
 });
 
+test('a database file that is not there (a mistyped DATABASE_URL) is refused, not created empty and backed up', async () => {
+  const absent = join(dir, 'typo.db');
+  const run = await codebook(`sqlite:${absent}`, 'backup', 'of-nothing.db');
+  assert.equal(run.code, 1);
+  assert.equal(run.stderr, `codebook: no database at ${absent} (DATABASE_URL): nothing to back up\n`);
+  assert.equal(run.stdout, '');
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith('typo.db') || f.startsWith('of-nothing.db')),
+    [],
+  );
+});
+
 test("copies the server's bookkeeping too: the usage, in the copy's activity file", async () => {
   const store = new SqliteStore({ path: dbPath });
   try {
