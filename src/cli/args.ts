@@ -1,6 +1,6 @@
 /** Argument parsing shared by every command: strict, with one-line errors. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CliError, type OptionNames } from '../errors.ts';
+import { CliError, InvalidRequest, type OptionNames } from '../errors.ts';
 
 /** A service's option as the flag that sets it: effectiveDate → --effective-date. */
 export const flagOf: OptionNames = (option) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -32,6 +32,19 @@ export function required(value: string | undefined, flag: string, usage: string)
 export function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
   if (!(allowed as readonly string[]).includes(value)) throw new CliError(`${flag} must be one of ${allowed.join(', ')} (got "${value}")`, 2);
   return value as T;
+}
+
+/**
+ * A flag's value as a service's parser reads it, checked before the database is opened: a refusal
+ * names the flag (the service's own words do not) and is a usage error.
+ */
+export function flagValue<T>(flag: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof InvalidRequest) throw new CliError(`${flag}: ${error.describe(flagOf)}`, 2);
+    throw error;
+  }
 }
 
 export interface Output {

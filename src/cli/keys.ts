@@ -6,7 +6,7 @@ import { listKeys, revokeKey } from '../services/access/admin.ts';
 import { createExpiringKey, parseExpiry, parseGrace, rollKey } from '../services/access/key-life.ts';
 import { keyState } from '../domain/key-life.ts';
 import { existingOrg } from './orgs.ts';
-import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
+import { flagValue, groupHelp, helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
@@ -46,9 +46,10 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
   switch (action) {
     case 'create': {
       const slug = required(values.org, '--org', USAGE);
+      flagValue('--expires-at', () => parseExpiry(values['expires-at'] ?? '', Date.now()));
       const { admin } = await deps();
       const org = await existingOrg(admin, slug);
-      const expiresAt = parseExpiry(values['expires-at'] ?? '', admin.now());
+      const expiresAt = flagValue('--expires-at', () => parseExpiry(values['expires-at'] ?? '', admin.now()));
       const { key, info } = await createExpiringKey(admin, org, { mode: values.test ? 'test' : 'live', name: values.name ?? '', expiresAt }, 'operator');
       out.result(
         { id: info.id, key, display_prefix: info.displayPrefix, mode: info.mode, org: org.slug, created_at: info.createdAt, expires_at: info.expiresAt },
@@ -58,8 +59,9 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
     }
     case 'roll': {
       if (positionals.length !== 1) throw new CliError(`expected one KEY_ID (key_…; see keys list) ${helpHint(USAGE)}`, 2);
+      const grace = flagValue('--grace', () => parseGrace(values.grace ?? '24h'));
       const { admin } = await deps();
-      const { key, info, previous } = await rollKey(admin, positionals[0]!, parseGrace(values.grace ?? '24h'), 'operator');
+      const { key, info, previous } = await rollKey(admin, positionals[0]!, grace, 'operator');
       out.result(
         {
           id: info.id,

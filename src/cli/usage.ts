@@ -1,9 +1,10 @@
 /** `codebook usage --org SLUG [--month YYYY-MM]`. */
 import type { Deps } from '../deps.ts';
 import { OUTCOMES, UNCOUNTED_OUTCOMES } from '../domain/access.ts';
-import { usageReport } from '../services/access/admin.ts';
+import { CliError } from '../errors.ts';
+import { MONTH_PATTERN, usageReport } from '../services/access/admin.ts';
 import { existingOrg } from './orgs.ts';
-import { output, parseCommand, required } from './args.ts';
+import { helpHint, output, parseCommand, required } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE = 'codebook usage --org SLUG [--month YYYY-MM] [--json]';
@@ -11,6 +12,9 @@ const USAGE = 'codebook usage --org SLUG [--month YYYY-MM] [--json]';
 export async function usageCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const { values } = parseCommand(args, { org: { type: 'string' }, month: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
   const slug = required(values.org, '--org', USAGE);
+  if (values.month !== undefined && !MONTH_PATTERN.test(values.month)) {
+    throw new CliError(`--month must be a month, YYYY-MM (got "${values.month}") ${helpHint(USAGE)}`, 2);
+  }
   const { admin, now } = await deps();
   const org = await existingOrg(admin, slug);
   const month = values.month ?? new Date(now()).toISOString().slice(0, 7);

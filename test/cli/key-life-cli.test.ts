@@ -53,8 +53,8 @@ test('keys create --expires-at: the key carries its end, and the list shows it',
     { ...listed.find((k) => k.id === created.id)!, state: 'active', expires_at: created.expires_at },
   );
   const past = await runCli(db, ['keys', 'create', '--org', 'acme', '--expires-at', '2020-01-01']);
-  assert.equal(past.code, 1);
-  assert.match(past.stderr, /not in the future/);
+  assert.equal(past.code, 2);
+  assert.match(past.stderr, /--expires-at: expiry "2020-01-01" is not in the future/);
 });
 
 test('keys roll: the successor works at once; with --grace now the old key is refused by the running service on its next request', async () => {
@@ -69,8 +69,8 @@ test('keys roll: the successor works at once; with --grace now the old key is re
   assert.equal(again.code, 1);
   assert.match(again.stderr, /is expired: only an active key can be rolled/);
   const bad = await runCli(db, ['keys', 'roll', now.id, '--grace', '2d']);
-  assert.equal(bad.code, 1);
-  assert.match(bad.stderr, /grace period "2d" must be one of now, 1h, 24h, 7d/);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--grace: grace period "2d" must be one of now, 1h, 24h, 7d/);
   const text = await runCli(db, ['keys', 'roll', now.id]);
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /keeps working until .*, then is refused/);
