@@ -46,6 +46,9 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
   switch (action) {
     case 'create': {
       const slug = required(values.org, '--org', USAGE);
+      // An empty value (an unset variable in a script) is no choice: the parser reads it as never.
+      if (values['expires-at'] === '')
+        throw new CliError(`--expires-at needs a value: never, a number of days (90d), a date (YYYY-MM-DD) or a time (RFC 3339)`, 2);
       flagValue('--expires-at', () => parseExpiry(values['expires-at'] ?? '', Date.now()));
       const { admin } = await deps();
       const org = await existingOrg(admin, slug);

@@ -38,3 +38,11 @@ test('keys create --expires-at, keys roll --grace and usage --month: a bad value
     assert.equal(run.created, false, `${args.join(' ')} created the database`);
   }
 });
+
+test('keys create --expires-at "" (an unset variable in a script) is refused, not read as a key that never expires', async () => {
+  const run = await onNoDatabase('keys', 'create', '--org', 'acme', '--expires-at', '');
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /^codebook: --expires-at needs a value: never, a number of days/);
+  assert.equal(run.stdout, '');
+  assert.equal(run.created, false);
+});
