@@ -10,7 +10,8 @@ export function parseCommand<T extends NonNullable<ParseArgsConfig['options']>>(
   try {
     parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new CliError(`${(error as Error).message} ${helpHint(usage)}`, 2);
+    // Some of node:util's messages run over several lines (an option value that starts with a dash).
+    throw new CliError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${helpHint(usage)}`, 2);
   }
   if ((parsed.values as { help?: boolean }).help) {
     process.stdout.write(`usage: ${usage}\n`);

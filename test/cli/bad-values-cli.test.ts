@@ -46,3 +46,10 @@ test('keys create --expires-at "" (an unset variable in a script) is refused, no
   assert.equal(run.stdout, '');
   assert.equal(run.created, false);
 });
+
+test('a flag whose value starts with a dash (--codes -1) is refused in one line', async () => {
+  const run = await onNoDatabase('generate', '--codes', '-1', '--changes', '100', '--dates', '1', '--out', 'out');
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /^codebook: Option '--codes' argument is ambiguous\. .* \(see: codebook generate --help\)\n$/);
+  assert.equal(run.stderr.split('\n').length, 2, run.stderr);
+});
