@@ -8,7 +8,7 @@ export const flagOf: OptionNames = (option) => `--${option.replace(/[A-Z]/g, (c)
 export function parseCommand<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, usage: string) {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     // Some of node:util's messages run over several lines (an option value that starts with a dash).
     throw new CliError(`${(error as Error).message.replace(/\s*\n\s*/g, ' ')} ${helpHint(usage)}`, 2);
@@ -18,6 +18,26 @@ export function parseCommand<T extends NonNullable<ParseArgsConfig['options']>>(
     throw new CliError('', 0);
   }
   return parsed;
+}
+
+/**
+ * Refuses what an action does not take, before the database is opened: a flag other than `flags`
+ * (--json and --help go with every action), or more words than `words`. A group's flags are parsed
+ * together, so without it `orgs list --plan pro` listed every organisation and `keys create --grace
+ * 1h` made a key with no word about the grace.
+ */
+export function takesOnly(
+  parsed: { tokens?: { kind: string; name?: string }[]; positionals: string[] },
+  command: string,
+  flags: readonly string[],
+  words: number,
+  usage: string,
+): void {
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option' || token.name === 'json' || token.name === 'help' || flags.includes(token.name!)) continue;
+    throw new CliError(`${command} takes no --${token.name} ${helpHint(usage)}`, 2);
+  }
+  if (parsed.positionals.length > words) throw new CliError(`unexpected argument "${parsed.positionals[words]}" after ${command} ${helpHint(usage)}`, 2);
 }
 
 /** Errors stay on one line; the usage is one --help away. */

@@ -6,7 +6,7 @@ import { CliError } from '../errors.ts';
 import { loadDemo } from '../services/demo.ts';
 import { ImportRejected, runImport, validateRequest, type ImportRequest, type ImportSummary } from '../services/import/importer.ts';
 import { stopWhenOrphaned } from './bounded-heap.ts';
-import { flagOf, helpHint, oneOf, output, parseCommand, required, type Output } from './args.ts';
+import { flagOf, helpHint, oneOf, output, parseCommand, required, type Output, takesOnly } from './args.ts';
 import { progressBar } from './progress.ts';
 
 const IMPORT_USAGE =
@@ -98,7 +98,9 @@ export async function importCommand(args: string[], deps: () => Promise<Deps>): 
 }
 
 export async function demoCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
-  const { values } = parseCommand(args, { json: { type: 'boolean', default: false } }, 'codebook demo [--json]');
+  const parsed = parseCommand(args, { json: { type: 'boolean', default: false } }, 'codebook demo [--json]');
+  const { values } = parsed;
+  takesOnly(parsed, 'codebook demo', [], 0, 'codebook demo [--json]');
   const out = output(values.json);
   const { store } = await deps();
   const bar = progressBar();

@@ -6,7 +6,7 @@ import { listKeys, revokeKey } from '../services/access/admin.ts';
 import { createExpiringKey, parseExpiry, parseGrace, rollKey } from '../services/access/key-life.ts';
 import { keyState } from '../domain/key-life.ts';
 import { existingOrg } from './orgs.ts';
-import { flagValue, groupHelp, helpHint, output, parseCommand, required } from './args.ts';
+import { flagValue, groupHelp, helpHint, output, parseCommand, required, takesOnly } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
@@ -30,7 +30,7 @@ function publicKey(k: ApiKeyInfo, org: Organisation | string, nowMs = Date.now()
 export async function keysCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const [action, ...rest] = args;
   if (groupHelp(action, USAGE)) return;
-  const { values, positionals } = parseCommand(
+  const parsed = parseCommand(
     rest,
     {
       org: { type: 'string' },
@@ -42,9 +42,12 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
     },
     USAGE,
   );
+  const { values, positionals } = parsed;
+  const takes = (flags: string[], words: number) => takesOnly(parsed, `codebook keys ${action}`, flags, words, USAGE);
   const out = output(values.json);
   switch (action) {
     case 'create': {
+      takes(['org', 'test', 'name', 'expires-at'], 0);
       const slug = required(values.org, '--org', USAGE);
       // An empty value (an unset variable in a script) is no choice: the parser reads it as never.
       if (values['expires-at'] === '')
@@ -61,6 +64,7 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       return;
     }
     case 'roll': {
+      takes(['grace'], 1);
       if (positionals.length !== 1) throw new CliError(`expected one KEY_ID (key_…; see keys list) ${helpHint(USAGE)}`, 2);
       const grace = flagValue('--grace', () => parseGrace(values.grace ?? '24h'));
       const { admin } = await deps();
@@ -79,6 +83,7 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       return;
     }
     case 'revoke': {
+      takes([], 1);
       if (positionals.length !== 1) throw new CliError(`expected one KEY_ID (key_…; see keys list) ${helpHint(USAGE)}`, 2);
       const { admin, store } = await deps();
       const { key: k, revokedNow } = await revokeKey(admin, positionals[0]!);
@@ -95,6 +100,7 @@ export async function keysCommand(args: string[], deps: () => Promise<Deps>): Pr
       return;
     }
     case 'list': {
+      takes(['org'], 0);
       const slug = required(values.org, '--org', USAGE);
       const { admin } = await deps();
       const org = await existingOrg(admin, slug);

@@ -3,7 +3,7 @@ import type { Organisation } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { createOrg, setOrgPlan, type AdminDeps } from '../services/access/admin.ts';
-import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
+import { groupHelp, helpHint, output, parseCommand, required, takesOnly } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE = 'codebook orgs create SLUG --plan NAME [--json]\n       codebook orgs set-plan SLUG NAME [--json]\n       codebook orgs list [--json]';
@@ -19,10 +19,13 @@ export async function existingOrg(admin: AdminDeps, slug: string): Promise<Organ
 export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const [action, ...rest] = args;
   if (groupHelp(action, USAGE)) return;
-  const { values, positionals } = parseCommand(rest, { plan: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
+  const parsed = parseCommand(rest, { plan: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
+  const { values, positionals } = parsed;
+  const takes = (flags: string[], words: number) => takesOnly(parsed, `codebook orgs ${action}`, flags, words, USAGE);
   const out = output(values.json);
   switch (action) {
     case 'create': {
+      takes(['plan'], 1);
       if (positionals.length !== 1) throw new CliError(`expected one SLUG ${helpHint(USAGE)}`, 2);
       const plan = required(values.plan, '--plan', USAGE);
       const org = await createOrg((await deps()).admin, positionals[0]!, plan);
@@ -30,6 +33,7 @@ export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Pr
       return;
     }
     case 'set-plan': {
+      takes([], 2);
       if (positionals.length !== 2) throw new CliError(`expected SLUG and plan NAME ${helpHint(USAGE)}`, 2);
       const { admin } = await deps();
       await existingOrg(admin, positionals[0]!);
@@ -38,6 +42,7 @@ export async function orgsCommand(args: string[], deps: () => Promise<Deps>): Pr
       return;
     }
     case 'list': {
+      takes([], 0);
       const orgs = await (await deps()).store.access.listOrgs();
       out.result(
         orgs,

@@ -3,7 +3,7 @@ import type { Plan } from '../domain/access.ts';
 import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { setPlan } from '../services/access/admin.ts';
-import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
+import { groupHelp, helpHint, output, parseCommand, required, takesOnly } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
@@ -23,7 +23,7 @@ function integer(text: string, flag: string): number {
 export async function plansCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const [action, ...rest] = args;
   if (groupHelp(action, USAGE)) return;
-  const { values, positionals } = parseCommand(
+  const parsed = parseCommand(
     rest,
     {
       endpoints: { type: 'string' },
@@ -34,13 +34,16 @@ export async function plansCommand(args: string[], deps: () => Promise<Deps>): P
     },
     USAGE,
   );
+  const { values, positionals } = parsed;
   const out = output(values.json);
   if (action === 'list') {
+    takesOnly(parsed, 'codebook plans list', [], 0, USAGE);
     const plans = await (await deps()).store.access.listPlans();
     out.result(plans, table(PLAN_HEADERS, plans.map(describePlan)));
     return;
   }
   if (action !== 'set') throw new CliError(`expected "set" or "list" ${helpHint(USAGE)}`, 2);
+  takesOnly(parsed, 'codebook plans set', ['endpoints', 'rate-per-minute', 'monthly-quota', 'no-test-keys'], 1, USAGE);
   if (positionals.length !== 1) throw new CliError(`expected one plan NAME ${helpHint(USAGE)}`, 2);
   const quotaText = required(values['monthly-quota'], '--monthly-quota', USAGE);
   const plan = await setPlan((await deps()).admin, {

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.ts';
 import { CliError } from '../errors.ts';
 import { allReleases, allSystems, releaseRecord, setSystemFields, systemRecord } from '../services/systems.ts';
 import type { SystemFields, SystemInfo } from '../domain/systems.ts';
-import { groupHelp, helpHint, output, parseCommand } from './args.ts';
+import { groupHelp, helpHint, output, parseCommand, takesOnly } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
@@ -31,14 +31,22 @@ export async function systemsCommand(args: string[], deps: () => Promise<Deps>):
   const [action, ...rest] = args;
   if (groupHelp(action, USAGE)) return;
   const text = { type: 'string' } as const;
-  const { values, positionals } = parseCommand(
+  const parsed = parseCommand(
     rest,
     { name: text, description: text, url: text, publisher: text, license: text, json: { type: 'boolean', default: false } },
     USAGE,
   );
+  const { values, positionals } = parsed;
   const out = output(values.json);
   // Every argument is checked before the database is opened (and perhaps created).
   if (!['list', 'show', 'set'].includes(action ?? '')) throw new CliError(`expected list, show or set ${helpHint(USAGE)}`, 2);
+  takesOnly(
+    parsed,
+    `codebook systems ${action}`,
+    action === 'set' ? ['name', 'description', 'url', 'publisher', 'license'] : [],
+    action === 'list' ? 0 : 1,
+    USAGE,
+  );
   if (action !== 'list' && positionals.length !== 1) throw new CliError(`expected one SYSTEM ${helpHint(USAGE)}`, 2);
   const { store, admin } = await deps();
   switch (action) {

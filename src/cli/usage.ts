@@ -4,13 +4,15 @@ import { OUTCOMES, UNCOUNTED_OUTCOMES } from '../domain/access.ts';
 import { CliError } from '../errors.ts';
 import { MONTH_PATTERN, usageReport } from '../services/access/admin.ts';
 import { existingOrg } from './orgs.ts';
-import { helpHint, output, parseCommand, required } from './args.ts';
+import { helpHint, output, parseCommand, required, takesOnly } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE = 'codebook usage --org SLUG [--month YYYY-MM] [--json]';
 
 export async function usageCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
-  const { values } = parseCommand(args, { org: { type: 'string' }, month: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
+  const parsed = parseCommand(args, { org: { type: 'string' }, month: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
+  const { values } = parsed;
+  takesOnly(parsed, 'codebook usage', ['org', 'month'], 0, USAGE);
   const slug = required(values.org, '--org', USAGE);
   if (values.month !== undefined && !MONTH_PATTERN.test(values.month)) {
     throw new CliError(`--month must be a month, YYYY-MM (got "${values.month}") ${helpHint(USAGE)}`, 2);

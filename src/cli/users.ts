@@ -4,7 +4,7 @@ import type { User } from '../domain/dashboard.ts';
 import { CliError } from '../errors.ts';
 import { existingOrg } from './orgs.ts';
 import { createUser, disableUser, LINK_VALIDITY_MS, newPasswordLink } from '../services/dashboard/users.ts';
-import { groupHelp, helpHint, output, parseCommand, required } from './args.ts';
+import { groupHelp, helpHint, output, parseCommand, required, takesOnly } from './args.ts';
 import { table } from './table.ts';
 
 const USAGE =
@@ -21,10 +21,12 @@ function linkText(url: string, expiresAt: string): string {
 export async function usersCommand(args: string[], deps: () => Promise<Deps>): Promise<void> {
   const [action, ...rest] = args;
   if (groupHelp(action, USAGE)) return;
-  const { values } = parseCommand(rest, { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
+  const parsed = parseCommand(rest, { org: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE);
+  const { values } = parsed;
   const out = output(values.json);
   // Every argument is checked before the database is opened (and perhaps created).
   if (!['create', 'link', 'list', 'disable'].includes(action ?? '')) throw new CliError(`expected create, link, list or disable ${helpHint(USAGE)}`, 2);
+  takesOnly(parsed, `codebook users ${action}`, action === 'create' ? ['org', 'email'] : action === 'list' ? ['org'] : ['email'], 0, USAGE);
   if (action === 'create') required(values.org, '--org', USAGE);
   if (action !== 'list') required(values.email, '--email', USAGE);
   const d = await deps();

@@ -53,3 +53,29 @@ test('a flag whose value starts with a dash (--codes -1) is refused in one line'
   assert.match(run.stderr, /^codebook: Option '--codes' argument is ambiguous\. .* \(see: codebook generate --help\)\n$/);
   assert.equal(run.stderr.split('\n').length, 2, run.stderr);
 });
+
+test('a flag or a word an action does not take is refused, not silently ignored, before the database is opened', async () => {
+  const cases: [string[], RegExp][] = [
+    [['orgs', 'list', '--plan', 'pro'], /^codebook: codebook orgs list takes no --plan \(see: codebook orgs --help\)\n$/],
+    [['orgs', 'list', 'extra'], /^codebook: unexpected argument "extra" after codebook orgs list/],
+    [['orgs', 'set-plan', 'acme', 'pro', 'more'], /unexpected argument "more" after codebook orgs set-plan/],
+    [['keys', 'create', '--org', 'acme', '--grace', '1h'], /codebook keys create takes no --grace/],
+    [['keys', 'revoke', 'key_x', '--org', 'acme'], /codebook keys revoke takes no --org/],
+    [['keys', 'list', '--org', 'acme', 'extra'], /unexpected argument "extra" after codebook keys list/],
+    [['users', 'list', 'extra', '--email', 'a@example.com'], /codebook users list takes no --email/],
+    [['users', 'disable', '--email', 'a@example.com', 'extra'], /unexpected argument "extra" after codebook users disable/],
+    [['plans', 'list', 'extra'], /unexpected argument "extra" after codebook plans list/],
+    [['plans', 'list', '--endpoints', 'codes.get'], /codebook plans list takes no --endpoints/],
+    [['systems', 'show', 'x', '--name', 'y'], /codebook systems show takes no --name/],
+    [['systems', 'list', 'x'], /unexpected argument "x" after codebook systems list/],
+    [['usage', '--org', 'acme', 'extra'], /unexpected argument "extra" after codebook usage/],
+    [['demo', 'extra'], /unexpected argument "extra" after codebook demo/],
+  ];
+  for (const [args, message] of cases) {
+    const run = await onNoDatabase(...args);
+    assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+    assert.match(run.stderr, message, args.join(' '));
+    assert.equal(run.stdout, '', args.join(' '));
+    assert.equal(run.created, false, `${args.join(' ')} created the database`);
+  }
+});
