@@ -23,6 +23,15 @@ async function onNoDatabase(...args: string[]) {
   return { ...run, created: existsSync(db) };
 }
 
+/** The command exits 2 with the message on stderr, prints nothing on stdout and creates no database. */
+async function assertRefused(args: string[], message: RegExp): Promise<void> {
+  const run = await onNoDatabase(...args);
+  assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+  assert.match(run.stderr, message, args.join(' '));
+  assert.equal(run.stdout, '', args.join(' '));
+  assert.equal(run.created, false, `${args.join(' ')} created the database`);
+}
+
 test('keys create --expires-at, keys roll --grace and usage --month: a bad value names its flag, exits 2 and opens no database', async () => {
   const cases: [string[], RegExp][] = [
     [['keys', 'create', '--org', 'acme', '--expires-at', 'soon'], /^codebook: --expires-at: expiry "soon" must be never, a number of days/],
@@ -30,13 +39,7 @@ test('keys create --expires-at, keys roll --grace and usage --month: a bad value
     [['keys', 'roll', 'key_x', '--grace', '2h'], /^codebook: --grace: grace period "2h" must be one of now, 1h, 24h, 7d\n$/],
     [['usage', '--org', 'acme', '--month', '2026-13'], /^codebook: --month must be a month, YYYY-MM \(got "2026-13"\)/],
   ];
-  for (const [args, message] of cases) {
-    const run = await onNoDatabase(...args);
-    assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
-    assert.match(run.stderr, message, args.join(' '));
-    assert.equal(run.stdout, '', args.join(' '));
-    assert.equal(run.created, false, `${args.join(' ')} created the database`);
-  }
+  for (const [args, message] of cases) await assertRefused(args, message);
 });
 
 test('keys create --expires-at "" (an unset variable in a script) is refused, not read as a key that never expires', async () => {
@@ -71,11 +74,5 @@ test('a flag or a word an action does not take is refused, not silently ignored,
     [['usage', '--org', 'acme', 'extra'], /unexpected argument "extra" after codebook usage/],
     [['demo', 'extra'], /unexpected argument "extra" after codebook demo/],
   ];
-  for (const [args, message] of cases) {
-    const run = await onNoDatabase(...args);
-    assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
-    assert.match(run.stderr, message, args.join(' '));
-    assert.equal(run.stdout, '', args.join(' '));
-    assert.equal(run.created, false, `${args.join(' ')} created the database`);
-  }
+  for (const [args, message] of cases) await assertRefused(args, message);
 });
