@@ -26,18 +26,27 @@ export function inBrowser(): boolean {
   return typeof globals.window !== 'undefined' && typeof globals.document !== 'undefined';
 }
 
-/** Waits ms milliseconds; resolves false at once when the signal aborts (and true otherwise). */
+/** The longest delay setTimeout takes: a longer one overflows and fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Waits ms milliseconds, however many; resolves false at once when the signal aborts (and true otherwise). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout>;
     const onAbort = () => {
       clearTimeout(timer);
       resolve(false);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
+    const wait = (left: number) => {
+      const step = Math.min(left, MAX_TIMER_MS);
+      timer = setTimeout(() => {
+        if (left - step > 0) return wait(left - step);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(true);
+      }, step);
+    };
+    wait(ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

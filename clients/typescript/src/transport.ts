@@ -4,7 +4,9 @@
  * values or errors, keeps the last rate-limit state, and retries what may
  * succeed later (429 rate_limit_exceeded after Retry-After; 503, failures to
  * connect and connections dropped before the answer was whole with
- * exponential backoff and jitter). Nothing else is retried.
+ * exponential backoff and jitter). Nothing else is retried, and nothing whose
+ * Retry-After is longer than MAX_RETRY_WAIT_MS: that error is thrown at once,
+ * with its retryAfter, for the caller to decide.
  */
 import { CodebookConnectionError, CodebookTimeoutError, RateLimitExceededError, ServiceUnavailableError, errorFromAnswer } from './errors.ts';
 import { parseRateLimit, type RateLimitState } from './rate-limit.ts';
@@ -46,10 +48,20 @@ export function backoffMs(retry: number): number {
   return step / 2 + Math.random() * (step / 2);
 }
 
+/**
+ * The longest Retry-After a call waits out before retrying: the service asks
+ * for at most 60 s (the end of the minute; an import holding the database).
+ * A longer one (a proxy's, a month's) is not retried.
+ */
+export const MAX_RETRY_WAIT_MS = 60_000;
+
 /** How long to wait before retrying after this error, or null when it must not be retried. */
 export function retryDelayMs(error: unknown, retry: number): number | null {
-  if (error instanceof RateLimitExceededError) return error.retryAfter !== undefined ? error.retryAfter * 1000 : backoffMs(retry);
-  if (error instanceof ServiceUnavailableError) return error.retryAfter !== undefined ? error.retryAfter * 1000 : backoffMs(retry);
+  if (error instanceof RateLimitExceededError || error instanceof ServiceUnavailableError) {
+    if (error.retryAfter === undefined) return backoffMs(retry);
+    const asked = error.retryAfter * 1000;
+    return asked <= MAX_RETRY_WAIT_MS ? asked : null;
+  }
   if (error instanceof CodebookConnectionError && error.retryable) return backoffMs(retry);
   return null;
 }
