@@ -63,7 +63,7 @@ describe('a Retry-After longer than the client waits', () => {
     const { client, sent } = clientAnswering([() => errorAnswer(503, { 'retry-after': '1' }), ok]);
     assert.deepEqual(await client.codes.get('alpha:C000'), CODE);
     assert.equal(sent.length, 2);
-    assert.ok(sent[1]! - sent[0]! >= 1_000, 'the retry waited Retry-After');
+    assert.ok(sent[1]! - sent[0]! >= 950, 'the retry waited Retry-After');
   });
 
   test('a follower waits out a Retry-After longer than a timer holds, instead of asking again every millisecond; its signal still stops it', async (t) => {
@@ -78,5 +78,42 @@ describe('a Retry-After longer than the client waits', () => {
     assert.equal(sent.length, 1, 'one request, then the wait');
     stop.abort();
     await loop;
+  });
+});
+
+describe('a Retry-After in its HTTP-date form', () => {
+  /** The retryAfter of the error a call without retries throws for this answer. */
+  async function retryAfterOf(headers: Record<string, string>): Promise<number | undefined> {
+    const { client } = clientAnswering([() => errorAnswer(429, headers)], { maxRetries: 0 });
+    const error = await client.codes.get('alpha:C000').catch((e: unknown) => e);
+    assert.ok(error instanceof RateLimitExceededError, String(error));
+    return error.retryAfter;
+  }
+
+  test("is read in each of RFC 9110's three forms, counted from the answer's Date", async () => {
+    const date = 'Sun, 06 Nov 1994 08:49:37 GMT';
+    assert.equal(await retryAfterOf({ date, 'retry-after': 'Sun, 06 Nov 1994 08:50:07 GMT' }), 30, 'IMF-fixdate');
+    assert.equal(await retryAfterOf({ date, 'retry-after': 'Sunday, 06-Nov-94 08:49:42 GMT' }), 5, 'RFC 850');
+    assert.equal(await retryAfterOf({ date, 'retry-after': 'Sun Nov  6 08:49:39 1994' }), 2, 'asctime');
+    assert.equal(await retryAfterOf({ date, 'retry-after': 'Mon, 07 Nov 1994 08:49:37 GMT' }), 86_400, 'a day later');
+    assert.equal(await retryAfterOf({ date, 'retry-after': 'Sun, 06 Nov 1994 08:49:00 GMT' }), 0, 'a date already past');
+  });
+
+  test('without a Date, is counted from the clock; what is not a date is ignored', async () => {
+    const inTenSeconds = new Date(Date.now() + 10_000).toUTCString();
+    const seconds = await retryAfterOf({ 'retry-after': inTenSeconds });
+    assert.ok(seconds !== undefined && seconds >= 9 && seconds <= 10, String(seconds));
+    assert.equal(await retryAfterOf({ 'retry-after': 'soon' }), undefined);
+    assert.equal(await retryAfterOf({ 'retry-after': 'Sun, 31 Feb 2099 08:49:37 GMT' }), undefined, 'no 31 February');
+    assert.equal(await retryAfterOf({ 'retry-after': 'Sun, 06 Nov 2099 25:49:37 GMT' }), undefined, 'no 25th hour');
+  });
+
+  test('is waited out before the retry, instead of the backoff', async () => {
+    const date = new Date(Math.ceil(Date.now() / 1000) * 1000);
+    const headers = { date: date.toUTCString(), 'retry-after': new Date(date.getTime() + 2_000).toUTCString() };
+    const { client, sent } = clientAnswering([() => errorAnswer(503, headers), ok]);
+    assert.deepEqual(await client.codes.get('alpha:C000'), CODE);
+    assert.equal(sent.length, 2);
+    assert.ok(sent[1]! - sent[0]! >= 1_900, `the retry waited the 2 s the date asked for, not a backoff of 0.25–0.5 s (${sent[1]! - sent[0]!} ms)`);
   });
 });

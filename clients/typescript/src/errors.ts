@@ -26,7 +26,7 @@ export class CodebookError extends Error {
   readonly param: string | undefined;
   /** The answer's Request-Id: quote it when asking for help. */
   readonly requestId: string | undefined;
-  /** Seconds the answer asked to wait before trying again (429, 503). */
+  /** Seconds the answer asked to wait before trying again (429, 503), from Retry-After in seconds or as an HTTP date. */
   readonly retryAfter: number | undefined;
 
   constructor(init: CodebookErrorInit) {

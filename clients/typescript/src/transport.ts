@@ -9,6 +9,7 @@
  * with its retryAfter, for the caller to decide.
  */
 import { CodebookConnectionError, CodebookTimeoutError, RateLimitExceededError, ServiceUnavailableError, errorFromAnswer } from './errors.ts';
+import { parseHttpDate } from './http-date.ts';
 import { parseRateLimit, type RateLimitState } from './rate-limit.ts';
 import { abortReason, attemptSignal, sleep } from './runtime.ts';
 import type { RequestOptions } from './types.ts';
@@ -66,9 +67,20 @@ export function retryDelayMs(error: unknown, retry: number): number | null {
   return null;
 }
 
+/**
+ * Retry-After in seconds: a number of seconds (what the service sends), or an
+ * HTTP date (what a proxy may send), counted from the answer's Date when it
+ * has one (the two come from the same clock) and from this clock otherwise.
+ */
 function retryAfterSeconds(headers: Headers): number | undefined {
-  const value = headers.get('retry-after');
-  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+  const value = headers.get('retry-after')?.trim();
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = parseHttpDate(value);
+  if (at === undefined) return undefined;
+  const date = headers.get('date');
+  const now = (date !== null ? parseHttpDate(date.trim()) : undefined) ?? Date.now();
+  return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 function isErrorBody(body: unknown): body is { error: { code: string; message: string; param?: string; request_id?: string } } {
