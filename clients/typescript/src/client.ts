@@ -2,7 +2,7 @@
 import type { RateLimitState } from './rate-limit.ts';
 import { Changes, Codes, Core, Systems } from './resources.ts';
 import { environmentVariable, inBrowser } from './runtime.ts';
-import { Transport, type FetchLike, type QueryValue } from './transport.ts';
+import { Transport, checkedMaxRetries, checkedTimeoutMs, type FetchLike, type QueryValue } from './transport.ts';
 import type { RequestOptions } from './types.ts';
 
 export interface CodebookOptions {
@@ -77,10 +77,8 @@ export class Codebook {
           'Call the API from your server. If you understand the risk (a key for a local tool, say), pass dangerouslyAllowBrowser: true.',
       );
     }
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('timeoutMs must be a positive number of milliseconds.');
-    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('maxRetries must be an integer of at least 0.');
+    const timeoutMs = checkedTimeoutMs(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const maxRetries = checkedMaxRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES);
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') throw new TypeError('No fetch: this runtime has no global fetch; pass one as options.fetch.');
     this.#transport = new Transport({

@@ -36,6 +36,18 @@ export interface TransportSettings {
   fetch: FetchLike;
 }
 
+/** A time limit, the client's or a call's: a positive number of milliseconds. */
+export function checkedTimeoutMs(value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw new TypeError('timeoutMs must be a positive number of milliseconds.');
+  return value;
+}
+
+/** A number of retries, the client's or a call's: an integer of at least 0 (Infinity is not one). */
+export function checkedMaxRetries(value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw new TypeError('maxRetries must be an integer of at least 0.');
+  return value;
+}
+
 /** What a load balancer or proxy answers for a service that is down or slow: worth another try. */
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
@@ -136,8 +148,8 @@ export class Transport {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(spec.body);
     }
-    const maxRetries = options.maxRetries ?? this.maxRetries;
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const maxRetries = checkedMaxRetries(options.maxRetries ?? this.maxRetries);
+    const timeoutMs = checkedTimeoutMs(options.timeoutMs ?? this.timeoutMs);
     const caller = options.signal;
     for (let retry = 0; ; retry++) {
       if (caller?.aborted) throw abortReason(caller);

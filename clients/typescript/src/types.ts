@@ -72,8 +72,8 @@ export interface Page<T> {
 export interface RequestOptions {
   /** Aborts the call, also while it waits to retry. */
   signal?: AbortSignal;
-  /** Time limit of each attempt, in milliseconds (default: the client's). */
+  /** Time limit of each attempt, in milliseconds (default: the client's); checked as the client's is. */
   timeoutMs?: number;
-  /** Retries after a 429, a 503 or a connection failure (default: the client's). */
+  /** Retries after a 429, a 503 or a connection failure (default: the client's); checked as the client's is. */
   maxRetries?: number;
 }
