@@ -114,6 +114,22 @@ test('every error code the service has, and every one its document lists, has a 
   }
 });
 
+test("the README's Following changes names every filter of GET /v1/changes, and only those", () => {
+  type Parameter = { name?: string; in?: string; $ref?: string };
+  const get = document.paths['/v1/changes']?.get as { parameters?: Parameter[] } | undefined;
+  const shared = (document as { components?: { parameters?: Record<string, Parameter> } }).components?.parameters ?? {};
+  const filters = (get?.parameters ?? [])
+    .map((p) => (p.$ref !== undefined ? shared[p.$ref.split('/').at(-1)!] : p))
+    .filter((p) => p?.in === 'query' && p.name !== 'limit' && p.name !== 'cursor')
+    .map((p) => p!.name!);
+  assert.ok(filters.length >= 5, `filters of GET /v1/changes: ${filters.join(', ')}`);
+  const readme = readFileSync(join(PACKAGE, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Following changes'), readme.indexOf('\n## ', readme.indexOf('## Following changes') + 1));
+  const listed = /takes the filters of\s+`changes\.list` \(([^)]*)\)/.exec(section)?.[1];
+  assert.ok(listed !== undefined, 'the section lists the filters in parentheses after "takes the filters of `changes.list`"');
+  assert.deepEqual([...listed.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort(), filters.sort());
+});
+
 test('the client and the repository pin the same openapi-typescript and TypeScript', () => {
   const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
   const pkg = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; dependencies?: unknown };
