@@ -63,8 +63,8 @@ export function isV1Target(target: string): boolean {
 /** Fastify's rewriteUrl: the URL to route, the same unless a /v1 path cannot be routed as it is (then marked). */
 export function routableUrl(req: IncomingMessage): string {
   const target = req.url!;
-  if (!isV1Target(target)) return target;
   const start = pathStart(target);
+  if (start === -1 || !target.startsWith('/v1/', start)) return target;
   const origin = target.slice(0, start);
   const url = target.slice(start);
   const query = url.indexOf('?');
